@@ -1,0 +1,16 @@
+"""ldpfair: (local) differential privacy and fairness, reproduced.
+
+The package behind the ldpfair executable book. Its sub-packages hold
+
+- :mod:`ldpfair.datasets`: checksummed loaders for every dataset of the five papers;
+- :mod:`ldpfair.ldp`: local differential privacy mechanisms (frequency oracles,
+  multidimensional collection, the optimal fairness mechanism);
+- :mod:`ldpfair.metrics`: fairness and utility metrics with explicit conventions;
+- :mod:`ldpfair.experiments`: the deterministic, parallel, cached experiment engine.
+"""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+__all__ = ["__version__"]

@@ -1,0 +1,171 @@
+"""Input validation shared by every module of :mod:`ldpfair`.
+
+Each check raises :class:`ValueError` (or :class:`TypeError` for a wrong type)
+with a message that names the argument, the value received and the valid range.
+Nothing is silently coerced.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+__all__ = [
+    "check_epsilon",
+    "check_domain_size",
+    "check_values",
+    "check_rng",
+    "check_probability",
+    "check_choice",
+    "spawn_rngs",
+]
+
+
+def check_epsilon(epsilon: object, name: str = "epsilon", *, allow_inf: bool = False) -> float:
+    """Return ``epsilon`` as a float after checking it is a valid privacy budget.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy budget. Must be a real number > 0; ``inf`` only when
+        ``allow_inf`` is true (meaning "no privacy").
+    name : str
+        Argument name used in the error message.
+    allow_inf : bool
+        Whether ``float('inf')`` is accepted.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not a finite positive real (or inf when allowed).
+    """
+    if isinstance(epsilon, bool) or not isinstance(epsilon, numbers.Real):
+        raise TypeError(f"{name} must be a real number > 0, got {epsilon!r} ({type(epsilon).__name__})")
+    value = float(epsilon)
+    if np.isnan(value):
+        raise ValueError(f"{name} must be a real number > 0, got nan")
+    if np.isinf(value):
+        if allow_inf and value > 0:
+            return value
+        valid = "(0, inf]" if allow_inf else "(0, inf) (finite)"
+        raise ValueError(f"{name} must lie in {valid}, got {value}")
+    if value <= 0:
+        valid = "(0, inf]" if allow_inf else "(0, inf)"
+        raise ValueError(f"{name} must lie in {valid}, got {value}")
+    return value
+
+
+def check_domain_size(k: object, name: str = "k") -> int:
+    """Return the domain size ``k`` as an int after checking ``k >= 2``.
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not an integer >= 2.
+    """
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        if isinstance(k, numbers.Real) and float(k).is_integer():
+            raise TypeError(f"{name} must be an integer >= 2, got the float {k!r}")
+        raise TypeError(f"{name} must be an integer >= 2, got {k!r} ({type(k).__name__})")
+    k = int(k)
+    if k < 2:
+        raise ValueError(f"{name} must be an integer >= 2 (a domain needs two values), got {k}")
+    return k
+
+
+def check_values(values: object, k: int, name: str = "values") -> np.ndarray:
+    """Return ``values`` as a 1-D int64 array after checking it lies in ``[0, k)``.
+
+    Parameters
+    ----------
+    values : array-like of int
+        One value per user, coded ``0 .. k-1``.
+    k : int
+        Domain size.
+    name : str
+        Argument name used in the error message.
+
+    Raises
+    ------
+    ValueError
+        If the array is not one-dimensional, holds non-integers, or any value
+        lies outside ``[0, k)``.
+    """
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional (one value per user), got shape {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        if arr.dtype.kind == "b":
+            raise ValueError(f"{name} must hold integers in [0, {k}), got booleans")
+        integral = arr.dtype.kind == "f" and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr))
+        if arr.size and integral:
+            raise ValueError(
+                f"{name} must have an integer dtype (codes in [0, {k})), got {arr.dtype}; "
+                "convert explicitly with .astype(int) if the floats are codes"
+            )
+        raise ValueError(f"{name} must hold integers in [0, {k}), got dtype {arr.dtype}")
+    if arr.size:
+        lo, hi = int(arr.min()), int(arr.max())
+        if lo < 0 or hi >= k:
+            bad = arr[(arr < 0) | (arr >= k)]
+            raise ValueError(
+                f"{name} must lie in [0, {k}) (domain size k={k}); found {bad.size} value(s) outside, "
+                f"e.g. {int(bad[0])}"
+            )
+    return arr.astype(np.int64, copy=False)
+
+
+def check_rng(rng: object, name: str = "rng") -> np.random.Generator:
+    """Return a :class:`numpy.random.Generator` from ``rng``.
+
+    Accepts a ``Generator``, a ``SeedSequence`` or a non-negative int seed. ``None``
+    and the legacy ``RandomState`` are refused: every random draw in ldpfair comes
+    from an explicit, seeded generator.
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, np.random.SeedSequence):
+        return np.random.default_rng(rng)
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
+        if int(rng) < 0:
+            raise ValueError(f"{name} seed must be a non-negative integer, got {rng}")
+        return np.random.default_rng(int(rng))
+    raise TypeError(
+        f"{name} must be a numpy.random.Generator, a SeedSequence or a non-negative int seed, "
+        f"got {rng!r}; e.g. rng=np.random.default_rng(0)"
+    )
+
+
+def check_probability(p: object, name: str, *, open_interval: bool = False) -> float:
+    """Return ``p`` as a float after checking it lies in [0, 1] (or (0, 1))."""
+    if isinstance(p, bool) or not isinstance(p, numbers.Real):
+        raise TypeError(f"{name} must be a probability, got {p!r}")
+    value = float(p)
+    if open_interval:
+        if not 0.0 < value < 1.0:
+            raise ValueError(f"{name} must lie in (0, 1), got {value}")
+    elif not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must lie in [0, 1], got {value}")
+    return value
+
+
+def check_choice(value: object, choices: Iterable[str], name: str) -> str:
+    """Return ``value`` after checking it is one of ``choices``."""
+    choices = list(choices)
+    if value not in choices:
+        raise ValueError(f"unknown {name} {value!r}; valid: {', '.join(map(repr, choices))}")
+    return value  # type: ignore[return-value]
+
+
+def spawn_rngs(
+    seed: int | np.random.SeedSequence | Sequence[int], n: int
+) -> list[np.random.Generator]:
+    """Return ``n`` independent generators spawned from ``seed`` with :class:`SeedSequence`."""
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    return [np.random.default_rng(child) for child in ss.spawn(n)]

@@ -1,0 +1,105 @@
+"""The ``ldpfair data`` subcommand: list, where, verify and fetch dataset files."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import registry
+
+__all__ = ["add_subcommand"]
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    from . import core  # the package import registered every loader
+
+    reg = registry.get_registry("data")
+    for name in core.names():
+        li = core.info(name)
+        papers = ", ".join(li.paper) or "-"
+        print(f"{name}  [{papers}]")
+        print(f"    {li.summary}")
+        defaults = li.defaults
+        for opt, allowed in li.choices.items():
+            if allowed is None:
+                valid = "any"
+            elif len(allowed) > 8:
+                valid = " | ".join(map(repr, list(allowed)[:6])) + f" | ... ({len(allowed)} values)"
+            else:
+                valid = " | ".join(map(repr, allowed))
+            print(f"    --{opt}={defaults.get(opt)!r}  ({valid})")
+    if args.files:
+        print("\nfiles (collection 'data'):")
+        for name, e in reg.entries.items():
+            print(f"  {name}  {e.size} bytes  sha256:{e.sha256[:12]}...  {e.note}")
+    return 0
+
+
+def _cmd_where(args: argparse.Namespace) -> int:
+    for coll, w in registry.where().items():
+        env = f"{w['env']}={w['env_value']}" if w["env_value"] else f"{w['env']} unset"
+        print(f"{coll}: {w['folder']}  ({w['mode']}; {env}; {w['files']} files)")
+    return 0
+
+
+def _collection(value: str) -> str | None:
+    return None if value == "all" else value
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    report = registry.verify(_collection(args.collection))
+    bad = [s for s in report if s.status != "ok"]
+    for s in report if args.verbose else bad:
+        extra = f" (expected {s.expected}, got {s.actual})" if s.status == "mismatch" else ""
+        print(f"{s.status:8s} {s.collection}/{s.name}  {s.path}{extra}")
+    print(f"{len(report) - len(bad)} of {len(report)} files ok")
+    return 1 if bad else 0
+
+
+def _cmd_fetch(args: argparse.Namespace) -> int:
+    coll = _collection(args.collection)
+    if args.files:
+        if coll is None:
+            raise ValueError("name a --collection (data or reference) when fetching single files")
+        paths = [registry.fetch(f, collection=coll) for f in args.files]
+    else:
+        paths = registry.fetch_all(coll)
+    for p in paths if args.verbose else []:
+        print(p)
+    print(f"{len(paths)} files present and verified", file=sys.stdout)
+    return 0
+
+
+def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``ldpfair data`` with its ``list``, ``where``, ``verify`` and ``fetch`` actions.
+
+    Parameters
+    ----------
+    subparsers : argparse._SubParsersAction
+        The top-level parser's subparsers.
+    """
+    p = subparsers.add_parser(
+        "data",
+        help="list datasets, show and verify the data folders, fetch files",
+        description="Datasets and their checksummed raw files.",
+    )
+    sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    pl = sub.add_parser("list", help="list datasets with their papers and options")
+    pl.add_argument("--files", action="store_true", help="also list the registered raw files")
+    pl.set_defaults(func=_cmd_list)
+
+    pw = sub.add_parser("where", help="show the folders data is read from")
+    pw.set_defaults(func=_cmd_where)
+
+    choices = [*registry.COLLECTIONS, "all"]
+    pv = sub.add_parser("verify", help="check the sha256 of every local file (no download)")
+    pv.add_argument("--collection", choices=choices, default="data")
+    pv.add_argument("-v", "--verbose", action="store_true", help="list every file")
+    pv.set_defaults(func=_cmd_verify)
+
+    pf = sub.add_parser("fetch", help="download (or verify offline) the files into the cache")
+    pf.add_argument("files", nargs="*", help="relative names (default: every file)")
+    pf.add_argument("--collection", choices=choices, default="data")
+    pf.add_argument("-v", "--verbose", action="store_true", help="print each path")
+    pf.set_defaults(func=_cmd_fetch)

@@ -1,0 +1,94 @@
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ldpfair._validation import (
+    check_choice,
+    check_domain_size,
+    check_epsilon,
+    check_probability,
+    check_rng,
+    check_values,
+    spawn_rngs,
+)
+
+
+@pytest.mark.parametrize("eps", [0, -1, -0.5, float("nan"), float("inf"), -float("inf")])
+def test_epsilon_rejects_non_positive_nan_inf(eps):
+    with pytest.raises(ValueError, match="epsilon"):
+        check_epsilon(eps)
+
+
+@pytest.mark.parametrize("eps", ["1", None, True, [1.0]])
+def test_epsilon_rejects_wrong_types(eps):
+    with pytest.raises(TypeError, match="epsilon must be a real number"):
+        check_epsilon(eps)
+
+
+def test_epsilon_inf_only_when_allowed():
+    assert check_epsilon(float("inf"), allow_inf=True) == math.inf
+    with pytest.raises(ValueError, match=r"\(0, inf\]"):
+        check_epsilon(0.0, allow_inf=True)
+
+
+@given(st.floats(min_value=1e-12, max_value=1e6))
+def test_epsilon_accepts_positive_floats_unchanged(eps):
+    assert check_epsilon(eps) == eps
+    assert check_epsilon(np.float32(eps)) == pytest.approx(float(np.float32(eps)))
+
+
+def test_domain_size():
+    assert check_domain_size(np.int64(5)) == 5
+    with pytest.raises(ValueError, match="k must be an integer >= 2"):
+        check_domain_size(1)
+    with pytest.raises(TypeError, match="float"):
+        check_domain_size(3.0)
+
+
+def test_values_checks_domain_dtype_and_shape():
+    out = check_values(np.array([0, 1, 4], dtype=np.int8), 5)
+    assert out.dtype == np.int64 and out.tolist() == [0, 1, 4]
+    with pytest.raises(ValueError, match=r"\[0, 5\).*1 value\(s\) outside, e.g. 5"):
+        check_values([0, 5], 5)
+    with pytest.raises(ValueError, match="outside, e.g. -1"):
+        check_values([-1, 2], 5)
+    with pytest.raises(ValueError, match="integer dtype"):
+        check_values(np.array([0.0, 1.0]), 5)
+    with pytest.raises(ValueError, match="got dtype float64"):
+        check_values(np.array([0.5, 1.0]), 5)
+    with pytest.raises(ValueError, match="booleans"):
+        check_values(np.array([True, False]), 2)
+    with pytest.raises(ValueError, match="one-dimensional"):
+        check_values(np.zeros((2, 2), dtype=int), 5)
+    assert check_values(np.array([], dtype=int), 3).size == 0
+
+
+def test_rng_accepts_generator_seed_seedsequence_only():
+    g = np.random.default_rng(1)
+    assert check_rng(g) is g
+    assert check_rng(3).integers(1 << 30) == np.random.default_rng(3).integers(1 << 30)
+    ss = np.random.SeedSequence(7)
+    assert check_rng(ss).random() == np.random.default_rng(np.random.SeedSequence(7)).random()
+    for bad in (None, np.random.RandomState(0), 1.5, True):
+        with pytest.raises(TypeError, match="Generator"):
+            check_rng(bad)
+    with pytest.raises(ValueError, match="non-negative"):
+        check_rng(-1)
+
+
+def test_probability_and_choice():
+    assert check_probability(0, "p") == 0.0
+    with pytest.raises(ValueError, match=r"p must lie in \(0, 1\)"):
+        check_probability(1.0, "p", open_interval=True)
+    with pytest.raises(ValueError, match="unknown split 'x'; valid: 'uniform', 'k_based'"):
+        check_choice("x", ["uniform", "k_based"], "split")
+
+
+def test_spawn_rngs_independent_and_reproducible():
+    a = [g.random(3) for g in spawn_rngs(42, 3)]
+    b = [g.random(3) for g in spawn_rngs(42, 3)]
+    assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    assert not np.array_equal(a[0], a[1])
