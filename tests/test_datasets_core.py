@@ -41,7 +41,8 @@ def test_unknown_dataset_lists_valid(toy_registry):
 
 
 def test_unknown_option_lists_valid_options(toy_registry):
-    with pytest.raises(ValueError, match=r"unknown option\(s\) \['colour'\].*valid options: variant='a', n=3"):
+    msg = r"unknown option\(s\) \['colour'\].*valid options: variant='a', n=3"
+    with pytest.raises(ValueError, match=msg):
         core.load("toy", colour="red")
 
 

@@ -1,0 +1,88 @@
+"""``ldpfair run``: execute a paper notebook with new parameters (papermill)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from .notebooks import (
+    describe_parameters,
+    execute,
+    find_notebook,
+    list_notebooks,
+    notebooks_dir,
+    read_parameters,
+    validate_parameters,
+)
+
+__all__ = ["add_subcommand"]
+
+
+def add_subcommand(subparsers: Any) -> None:
+    """Register ``ldpfair run`` on ``subparsers``."""
+    p = subparsers.add_parser(
+        "run",
+        help="execute a paper notebook with parameters (papermill)",
+        description=(
+            "Execute the notebook of PAPER with papermill, its `parameters` cell overridden, "
+            "writing the executed notebook and its figures to runs/PAPER/ (or -o). "
+            "Parameters are validated against the notebook's parameters cell before anything runs."
+        ),
+    )
+    p.add_argument("paper", nargs="?", help="paper name (see --list)")
+    p.add_argument("--list", action="store_true", help="list the papers and their parameters")
+    p.add_argument("--profile", choices=("quick", "paper"), help="set the `profile` parameter")
+    p.add_argument("-p", "--parameter", nargs=2, action="append", default=[],
+                   metavar=("NAME", "VALUE"), help="set a parameter (a Python literal)")
+    p.add_argument("-o", "--output", help="executed notebook (default runs/PAPER/PAPER.ipynb)")
+    p.add_argument("--notebooks", help="folder of the paper notebooks (default ./notebooks)")
+    p.add_argument("--notebook", help="run this notebook file instead of a paper's")
+    p.add_argument("--kernel", default="python3", help="Jupyter kernel name (default python3)")
+    p.add_argument("--prepare-only", action="store_true",
+                   help="inject the parameters without executing")
+    p.add_argument("--log-output", action="store_true", help="stream the notebook's output")
+    p.set_defaults(func=_main)
+
+
+def _main(args: argparse.Namespace) -> int:
+    if args.list:
+        books = list_notebooks(args.notebooks)
+        if not books:
+            print(f"no paper notebooks in {notebooks_dir(args.notebooks)}")
+            return 1
+        for name, path in books.items():
+            print(f"{name}  ({path})")
+            print(describe_parameters(read_parameters(path)))
+            print()
+        return 0
+    if args.notebook:
+        path = args.notebook
+    elif args.paper:
+        path = find_notebook(args.paper, args.notebooks)
+    else:
+        raise ValueError("name a paper (see `ldpfair run --list`) or pass --notebook PATH")
+    defaults = read_parameters(path)
+    overrides: dict[str, Any] = {}
+    for name, value in args.parameter:
+        if name in overrides:
+            raise ValueError(f"parameter {name!r} given twice")
+        overrides[name] = value
+    if args.profile:
+        if "profile" in overrides:
+            raise ValueError("give the profile either with --profile or with -p profile, not both")
+        overrides["profile"] = args.profile
+    params = validate_parameters(defaults, overrides, where=str(path))
+    from papermill.exceptions import PapermillExecutionError
+
+    try:
+        out = execute(path, params, output=args.output, kernel_name=args.kernel,
+                      prepare_only=args.prepare_only, log_output=args.log_output)
+    except PapermillExecutionError as exc:
+        print(f"ldpfair run: the notebook failed in cell {exc.exec_count}: {exc.ename}: "
+              f"{exc.evalue}", file=sys.stderr)
+        print("the partially executed notebook was written to the output folder", file=sys.stderr)
+        return 1
+    print(f"executed notebook: {out}")
+    print(f"figures folder: {out.parent / 'figures'}")
+    return 0

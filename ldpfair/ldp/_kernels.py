@@ -1,0 +1,141 @@
+"""numba kernels shared by the protocols.
+
+Every kernel is deterministic: random numbers are drawn outside with the
+caller's :class:`numpy.random.Generator` and passed in, so numba's own global
+RNG (which numpy seeding does not control) is never used.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = [
+    "grr_from_uniforms",
+    "channel_from_uniforms",
+    "subset_from_uniforms",
+    "lh_perturb",
+    "lh_support",
+    "unary_set_true",
+]
+
+
+@numba.njit(cache=True, nogil=True)
+def grr_from_uniforms(values, u, p, k):  # pragma: no cover - compiled
+    """GRR from one uniform per user: keep if ``u < p``, else a uniform other value.
+
+    Given ``u >= p``, ``(u - p) / (1 - p)`` is uniform on [0, 1), so a second
+    draw is not needed; the other value is ``floor(.. * (k - 1))`` shifted past
+    the true value.
+    """
+    n = values.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    scale = (k - 1) / (1.0 - p) if p < 1.0 else 0.0
+    for i in range(n):
+        v = values[i]
+        ui = u[i]
+        if ui < p:
+            out[i] = v
+        else:
+            o = np.int64((ui - p) * scale)
+            if o > k - 2:
+                o = k - 2
+            if o >= v:
+                o += 1
+            out[i] = o
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def channel_from_uniforms(values, u, cdf):  # pragma: no cover - compiled
+    """Inverse-CDF sampling of ``Z | A = values[i]`` from the row CDFs ``cdf``."""
+    n = values.shape[0]
+    m = cdf.shape[1]
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        row = values[i]
+        ui = u[i]
+        z = m - 1
+        for j in range(m):
+            if ui < cdf[row, j]:
+                z = j
+                break
+        out[i] = z
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def subset_from_uniforms(values, u, k, omega, p_incl):  # pragma: no cover - compiled
+    r"""Subset selection with Floyd's algorithm, ``u`` of shape (n, omega + 1).
+
+    ``u[i, 0] < p_incl`` puts the true value in the subset and fills ``omega - 1``
+    other values; otherwise ``omega`` other values. Others are drawn uniformly
+    without replacement from ``[k] \ {v}`` (index ``t`` maps to ``t + (t >= v)``).
+    """
+    n = values.shape[0]
+    out = np.empty((n, omega), dtype=np.int64)
+    stamp = np.full(k, -1, dtype=np.int64)
+    m = k - 1  # size of the "others" population
+    for i in range(n):
+        v = values[i]
+        pos = 0
+        if u[i, 0] < p_incl:
+            out[i, 0] = v
+            pos = 1
+        need = omega - pos
+        # Floyd: for j in m-need .. m-1, t = randint(0, j); if taken use j.
+        col = 1
+        for j in range(m - need, m):
+            t = np.int64(u[i, col] * (j + 1))
+            if t > j:
+                t = j
+            col += 1
+            if stamp[t] == i:
+                t = j
+            stamp[t] = i
+            out[i, pos] = t + 1 if t >= v else t
+            pos += 1
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def lh_perturb(values, a, b, u, prime, g, p):  # pragma: no cover - compiled
+    """Hash ``values`` with ``((a x + b) mod prime) mod g`` and apply GRR on ``[g]``."""
+    n = values.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    scale = (g - 1) / (1.0 - p)
+    for i in range(n):
+        h = ((a[i] * values[i] + b[i]) % prime) % g
+        ui = u[i]
+        if ui < p:
+            out[i] = h
+        else:
+            o = np.int64((ui - p) * scale)
+            if o > g - 2:
+                o = g - 2
+            if o >= h:
+                o += 1
+            out[i] = o
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def lh_support(a, b, z, k, prime, g):  # pragma: no cover - compiled
+    """Indicator matrix ``S[i, x] = (H_i(x) == z_i)`` for every ``x`` in ``[k]``."""
+    n = a.shape[0]
+    out = np.zeros((n, k), dtype=np.bool_)
+    for i in range(n):
+        ai = a[i]
+        bi = b[i]
+        zi = z[i]
+        for x in range(k):
+            if ((ai * x + bi) % prime) % g == zi:
+                out[i, x] = True
+    return out
+
+
+@numba.njit(cache=True, nogil=True)
+def unary_set_true(bits, values, u, p):  # pragma: no cover - compiled
+    """Set ``bits[i, values[i]] = u[i] < p`` in place."""
+    for i in range(values.shape[0]):
+        bits[i, values[i]] = u[i] < p

@@ -1,0 +1,97 @@
+"""Generalised randomised response (GRR, also called k-RR or direct encoding)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .._validation import check_rng
+from ._kernels import grr_from_uniforms
+from .base import FrequencyOracle
+
+__all__ = ["GRR", "one_hot"]
+
+
+def one_hot(values: np.ndarray, k: int) -> np.ndarray:
+    """Return the ``n x k`` boolean one-hot matrix of integer codes ``values``."""
+    values = np.asarray(values)
+    out = np.zeros((values.shape[0], k), dtype=bool)
+    out[np.arange(values.shape[0]), values] = True
+    return out
+
+
+class GRR(FrequencyOracle):
+    """Generalised randomised response (Kairouz et al. 2016; Wang et al. 2017).
+
+    A user with value ``v`` reports ``v`` with probability
+    ``p = e^eps / (e^eps + k - 1)`` and every other value with probability
+    ``q = 1 / (e^eps + k - 1)``. Reports are integer codes in ``[0, k)``.
+
+    ``k`` may be very large (the combined collection uses the product domain):
+    nothing of size ``k`` is allocated except by :attr:`channel` and
+    :meth:`support`.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``2 <= k <= 2**53`` (floating-point exact sampling).
+    epsilon : float
+        Privacy budget, finite and ``> 0``.
+    """
+
+    name = "GRR"
+    reports_are_values = True
+
+    def __init__(self, k: int, epsilon: float) -> None:
+        super().__init__(k, epsilon)
+        if self.k > 2**53:
+            raise ValueError(f"k must be <= 2**53 for GRR sampling, got {self.k}")
+        # e^eps / (e^eps + k - 1) computed stably for large eps.
+        self._p = 1.0 / (1.0 + (self.k - 1) * math.exp(-self.epsilon))
+        self._q = math.exp(-self.epsilon) * self._p
+
+    @property
+    def p(self) -> float:
+        """``e^eps / (e^eps + k - 1)``."""
+        return self._p
+
+    @property
+    def q(self) -> float:
+        """``1 / (e^eps + k - 1)``."""
+        return self._q
+
+    @property
+    def channel(self) -> np.ndarray:
+        """The exact ``k x k`` channel ``Q[v, z] = P(Z = z | V = v)``."""
+        if self.k > 4096:
+            raise ValueError(f"channel is a dense k x k matrix; refusing k={self.k} > 4096")
+        mat = np.full((self.k, self.k), self.q)
+        np.fill_diagonal(mat, self.p)
+        return mat
+
+    def worst_case_ratio(self) -> float:
+        """``p / q = e^eps`` (tight)."""
+        return self.p / self.q
+
+    def perturb(self, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Return the perturbed codes (int64, shape (n,)); one uniform per user."""
+        values = self._check_values(values)
+        rng = check_rng(rng)
+        u = rng.random(values.shape[0])
+        return grr_from_uniforms(values, u, self.p, self.k)
+
+    def support(self, reports: np.ndarray) -> np.ndarray:
+        """One-hot encoding of the reported codes."""
+        reports = self._check_values_reports(reports)
+        return one_hot(reports, self.k)
+
+    def support_counts(self, reports: np.ndarray) -> np.ndarray:
+        """Histogram of the reports (``C(u)``)."""
+        reports = self._check_values_reports(reports)
+        return np.bincount(reports, minlength=self.k)
+
+    def _check_values_reports(self, reports: np.ndarray) -> np.ndarray:
+        from .._validation import check_values
+
+        return check_values(reports, self.k, "reports")

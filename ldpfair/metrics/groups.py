@@ -1,0 +1,255 @@
+"""Per-group rates for any number of groups.
+
+Every fairness metric of the five papers is a function of a handful of
+per-group rates: the group size ``n``, the selection rate
+``P(Yhat=1 | A=a)``, the true- and false-positive rates, the accuracy and the
+positive predictive value. :func:`group_rates` computes them all at once,
+vectorised over individuals (one ``np.bincount`` per quantity).
+
+A rate whose denominator is zero (an empty group, a group without positives,
+a group with no predicted positives for PPV) is undefined: it is returned as
+``NaN`` together with an :class:`UndefinedRateWarning` that names the group and
+the rate. Nothing is silently replaced by 0; where an authors' code did that
+(makhlouf2024's ``precision_score`` returns 0), the paper-specific functions
+in :mod:`ldpfair.metrics.fairness` offer the convention as an option.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "UndefinedRateWarning",
+    "RATE_COLUMNS",
+    "check_binary",
+    "check_scores",
+    "encode_groups",
+    "group_rates",
+]
+
+#: Columns of the frame returned by :func:`group_rates`.
+RATE_COLUMNS = (
+    "n",
+    "n_pos",
+    "n_neg",
+    "base_rate",
+    "selection_rate",
+    "tpr",
+    "fpr",
+    "accuracy",
+    "ppv",
+)
+
+
+class UndefinedRateWarning(RuntimeWarning):
+    """A per-group rate is undefined (zero denominator) and was set to NaN."""
+
+
+def check_binary(values: object, name: str) -> np.ndarray:
+    """Return ``values`` as a 1-D int64 array of 0/1 labels.
+
+    Raises
+    ------
+    ValueError
+        If the array is not one-dimensional or holds anything but 0 and 1.
+    """
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.dtype.kind == "b":
+        return arr.astype(np.int64)
+    if arr.dtype.kind not in "iuf":
+        raise ValueError(f"{name} must hold binary labels 0/1, got dtype {arr.dtype}")
+    bad = (arr != 0) & (arr != 1)
+    if np.any(bad):
+        raise ValueError(
+            f"{name} must hold binary labels 0/1; found {int(bad.sum())} other value(s), "
+            f"e.g. {arr[bad][0]!r}"
+        )
+    return arr.astype(np.int64)
+
+
+def check_scores(values: object, name: str) -> np.ndarray:
+    """Return ``values`` as a 1-D float64 array of scores in ``[0, 1]``.
+
+    Raises
+    ------
+    ValueError
+        If the array is not one-dimensional, not numeric, or leaves ``[0, 1]``.
+    """
+    arr = np.asarray(values)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"{name} must hold numbers in [0, 1], got dtype {arr.dtype}")
+    arr = arr.astype(np.float64)
+    if not np.all((arr >= 0.0) & (arr <= 1.0)):
+        raise ValueError(f"{name} must lie in [0, 1] (probabilities), got values outside or NaN")
+    return arr
+
+
+def encode_groups(
+    groups: object, labels: Sequence[object] | None = None, name: str = "sensitive_features"
+) -> tuple[np.ndarray, list[object]]:
+    """Map group labels to codes ``0 .. g-1``.
+
+    Parameters
+    ----------
+    groups : array-like
+        One group label per individual.
+    labels : sequence, optional
+        The groups to report, in order. Groups listed here but absent from
+        ``groups`` are reported as empty (NaN rates); individuals whose group is
+        not listed raise an error. Default: the sorted unique labels present.
+    name : str
+        Argument name used in error messages.
+
+    Returns
+    -------
+    codes : numpy.ndarray
+        ``int64`` code of each individual's group (index into ``labels``).
+    labels : list
+        The group labels, in code order.
+    """
+    arr = np.asarray(groups)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    if labels is None:
+        uniq, codes = np.unique(arr, return_inverse=True)
+        return codes.astype(np.int64), [_plain(u) for u in uniq]
+    labels = [_plain(v) for v in labels]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"labels must be distinct, got {labels!r}")
+    uniq, inv = np.unique(arr, return_inverse=True)
+    lookup = {lab: i for i, lab in enumerate(labels)}
+    missing = [_plain(u) for u in uniq if _plain(u) not in lookup]
+    if missing:
+        raise ValueError(f"{name} holds group(s) {missing!r} not listed in labels={labels!r}")
+    mapping = np.array([lookup[_plain(u)] for u in uniq], dtype=np.int64)
+    return mapping[inv], labels
+
+
+def _plain(value: object) -> object:
+    """Return a numpy scalar as the equivalent Python scalar (stable labels)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    out = np.full(num.shape, np.nan, dtype=np.float64)
+    ok = den > 0
+    out[ok] = num[ok] / den[ok]
+    return out
+
+
+def group_rates(
+    y_true: object,
+    y_pred: object,
+    *,
+    sensitive_features: object,
+    labels: Sequence[object] | None = None,
+    soft: bool = False,
+    warn: bool | Sequence[str] = True,
+) -> pd.DataFrame:
+    """Per-group size, base rate, selection rate, TPR, FPR, accuracy and PPV.
+
+    Parameters
+    ----------
+    y_true : array-like of {0, 1}
+        True labels.
+    y_pred : array-like
+        Hard predictions in {0, 1}, or (``soft=True``) scores ``h(x)`` in
+        ``[0, 1]``. With scores, ``selection_rate = E[h | A=a]``,
+        ``tpr = E[h | Y=1, A=a]`` and ``fpr = E[h | Y=0, A=a]`` (hamman2023's
+        expectations for logistic classifiers); ``accuracy`` is then the expected
+        accuracy ``E[h Y + (1-h)(1-Y) | A=a]`` and ``ppv`` is
+        ``E[h Y | A=a] / E[h | A=a]``.
+    sensitive_features : array-like
+        Group of each individual (any hashable labels).
+    labels : sequence, optional
+        Groups to report, in order (see :func:`encode_groups`); a listed group
+        with no member gets ``n = 0`` and NaN rates.
+    soft : bool
+        Whether ``y_pred`` holds scores rather than hard labels.
+    warn : bool or sequence of str
+        Emit an :class:`UndefinedRateWarning` for every undefined rate (or only
+        for the rates named; an empty group is always reported when warning).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by group label (index name ``"group"``), columns
+        :data:`RATE_COLUMNS`.
+
+    Examples
+    --------
+    >>> group_rates([1, 0, 1, 0], [1, 0, 0, 0], sensitive_features=[0, 0, 1, 1])
+    ... # doctest: +NORMALIZE_WHITESPACE
+           n  n_pos  n_neg  base_rate  selection_rate  tpr  fpr  accuracy  ppv
+    group
+    0      2      1      1        0.5             0.5  1.0  0.0       1.0  1.0
+    1      2      1      1        0.5             0.0  0.0  0.0       0.5  NaN
+    """
+    y = check_binary(y_true, "y_true")
+    h = check_scores(y_pred, "y_pred") if soft else check_binary(y_pred, "y_pred").astype(float)
+    if h.shape != y.shape:
+        raise ValueError(f"y_pred has {h.shape[0]} entries but y_true has {y.shape[0]}")
+    codes, labs = encode_groups(sensitive_features, labels)
+    if codes.shape != y.shape:
+        raise ValueError(f"sensitive_features has {codes.shape[0]} entries but y_true has {y.shape[0]}")
+    g = len(labs)
+    yf = y.astype(np.float64)
+    n = np.bincount(codes, minlength=g).astype(np.float64)
+    n_pos = np.bincount(codes, weights=yf, minlength=g)
+    n_neg = n - n_pos
+    sel = np.bincount(codes, weights=h, minlength=g)
+    tp = np.bincount(codes, weights=h * yf, minlength=g)
+    fp = sel - tp
+    correct = np.bincount(codes, weights=h * yf + (1.0 - h) * (1.0 - yf), minlength=g)
+    frame = pd.DataFrame(
+        {
+            "n": n.astype(np.int64),
+            "n_pos": n_pos.round().astype(np.int64),
+            "n_neg": n_neg.round().astype(np.int64),
+            "base_rate": _ratio(n_pos, n),
+            "selection_rate": _ratio(sel, n),
+            "tpr": _ratio(tp, n_pos),
+            "fpr": _ratio(fp, n_neg),
+            "accuracy": _ratio(correct, n),
+            "ppv": _ratio(tp, sel),
+        },
+        index=pd.Index(labs, name="group"),
+    )
+    if warn:
+        _warn_undefined(frame, None if warn is True else tuple(warn))
+    return frame
+
+
+_WHY = {
+    "tpr": "the group has no positive (Y=1) individual",
+    "fpr": "the group has no negative (Y=0) individual",
+    "ppv": "the group has no predicted positive",
+}
+
+
+def _warn_undefined(frame: pd.DataFrame, columns: tuple[str, ...] | None) -> None:
+    empty = frame.index[frame["n"].to_numpy() == 0]
+    for group in empty:
+        warnings.warn(
+            f"group {group!r} is empty: all its rates are undefined; set to NaN",
+            UndefinedRateWarning,
+            stacklevel=3,
+        )
+    nonempty = frame[frame["n"].to_numpy() > 0]
+    for col, why in _WHY.items():
+        if columns is not None and col not in columns:
+            continue
+        for group in nonempty.index[nonempty[col].isna()]:
+            warnings.warn(
+                f"{col} of group {group!r} is undefined ({why}); set to NaN",
+                UndefinedRateWarning,
+                stacklevel=3,
+            )

@@ -1,0 +1,125 @@
+"""Utility metrics: accuracy, F1, recall, precision and two kinds of AUC.
+
+arcolezi2023 computed ``roc_auc_score(y_test, y_pred)`` on *hard* labels, which
+equals the balanced accuracy ``(TPR + TNR) / 2``; that is :func:`auc_from_labels`.
+The usual ROC AUC from scores is :func:`auc_from_scores`. Both exist, named
+apart, so that a figure always says which one it shows.
+
+An undefined value (AUC with a single class in ``y_true``; F1, recall or
+precision with a zero denominator) is NaN with an
+:class:`~ldpfair.metrics.groups.UndefinedRateWarning`, unless ``zero_division``
+requests scikit-learn's ``0.0`` (what the authors' default calls returned).
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn import metrics as skm
+
+from .groups import UndefinedRateWarning, check_binary, check_scores
+
+__all__ = [
+    "accuracy",
+    "f1",
+    "recall",
+    "precision",
+    "auc_from_labels",
+    "auc_from_scores",
+    "utility_metrics",
+]
+
+
+def _pair(y_true: object, y_pred: object) -> tuple[np.ndarray, np.ndarray]:
+    y = check_binary(y_true, "y_true")
+    p = check_binary(y_pred, "y_pred")
+    if y.shape != p.shape:
+        raise ValueError(f"y_pred has {p.shape[0]} entries but y_true has {y.shape[0]}")
+    return y, p
+
+
+def _ratio(num: float, den: float, what: str, zero_division: float | None) -> float:
+    if den == 0:
+        if zero_division is not None:
+            return float(zero_division)
+        warnings.warn(f"{what} is undefined (denominator 0); set to NaN", UndefinedRateWarning,
+                      stacklevel=3)
+        return float("nan")
+    return float(num / den)
+
+
+def accuracy(y_true: object, y_pred: object) -> float:
+    """Fraction of correct hard predictions (NaN with a warning on empty input)."""
+    y, p = _pair(y_true, y_pred)
+    return _ratio(float(np.sum(y == p)), float(y.size), "accuracy", None)
+
+
+def recall(y_true: object, y_pred: object, *, zero_division: float | None = None) -> float:
+    """``TP / (TP + FN)``; NaN (or ``zero_division``) without positives."""
+    y, p = _pair(y_true, y_pred)
+    return _ratio(float(np.sum(y & p)), float(np.sum(y)), "recall", zero_division)
+
+
+def precision(y_true: object, y_pred: object, *, zero_division: float | None = None) -> float:
+    """``TP / (TP + FP)``; NaN (or ``zero_division``) without predicted positives."""
+    y, p = _pair(y_true, y_pred)
+    return _ratio(float(np.sum(y & p)), float(np.sum(p)), "precision", zero_division)
+
+
+def f1(y_true: object, y_pred: object, *, zero_division: float | None = None) -> float:
+    """F1 of the positive class, ``2 TP / (2 TP + FP + FN)``; NaN (or ``zero_division``) if 0/0."""
+    y, p = _pair(y_true, y_pred)
+    tp = float(np.sum(y & p))
+    return _ratio(2 * tp, float(np.sum(y) + np.sum(p)), "f1", zero_division)
+
+
+def auc_from_labels(y_true: object, y_pred: object) -> float:
+    """ROC AUC of *hard* labels, as arcolezi2023 computed it; equals ``(TPR + TNR) / 2``.
+
+    NaN with a warning when ``y_true`` holds a single class.
+    """
+    y, p = _pair(y_true, y_pred)
+    return _auc(y, p.astype(np.float64))
+
+
+def auc_from_scores(y_true: object, scores: object) -> float:
+    """ROC AUC of scores (probabilities of the positive class).
+
+    NaN with a warning when ``y_true`` holds a single class.
+    """
+    y = check_binary(y_true, "y_true")
+    s = check_scores(scores, "scores")
+    if y.shape != s.shape:
+        raise ValueError(f"scores has {s.shape[0]} entries but y_true has {y.shape[0]}")
+    return _auc(y, s)
+
+
+def _auc(y: np.ndarray, s: np.ndarray) -> float:
+    if y.size == 0 or y.min() == y.max():
+        warnings.warn("AUC is undefined (y_true holds a single class); set to NaN",
+                      UndefinedRateWarning, stacklevel=3)
+        return float("nan")
+    return float(skm.roc_auc_score(y, s))
+
+
+def utility_metrics(
+    y_true: object,
+    y_pred: object,
+    scores: object | None = None,
+    *,
+    zero_division: float | None = None,
+) -> dict[str, float]:
+    """All utility columns: ``acc, f1, recall, precision, auc_labels, auc_scores``.
+
+    ``auc_scores`` is NaN when ``scores`` is not given.
+    """
+    out = {
+        "acc": accuracy(y_true, y_pred),
+        "f1": f1(y_true, y_pred, zero_division=zero_division),
+        "recall": recall(y_true, y_pred, zero_division=zero_division),
+        "precision": precision(y_true, y_pred, zero_division=zero_division),
+        "auc_labels": auc_from_labels(y_true, y_pred),
+        "auc_scores": float("nan") if scores is None else auc_from_scores(y_true, scores),
+    }
+    return out

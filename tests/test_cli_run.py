@@ -1,0 +1,107 @@
+"""``ldpfair run``: parameters cell parsing, validation before execution, papermill run."""
+
+from __future__ import annotations
+
+import json
+
+import nbformat
+import pytest
+
+from ldpfair import cli
+from ldpfair.experiments import notebooks as nbk
+
+NOTEBOOK = '''---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+
+# Tiny
+
+```{code-cell} ipython3
+:tags: [parameters]
+
+profile = "paper"  # which grid
+n = 3
+eps = 1.0
+names = ["a", "b"]
+```
+
+```{code-cell} ipython3
+import json, os
+os.makedirs("figures", exist_ok=True)
+with open("figures/params.json", "w") as fh:
+    json.dump({"profile": profile, "n": n, "eps": eps, "names": names}, fh)
+n * 2
+```
+'''
+
+
+@pytest.fixture
+def book(tmp_path):
+    folder = tmp_path / "nbs"
+    folder.mkdir()
+    (folder / "tiny.md").write_text(NOTEBOOK)
+    (folder / "notes.md").write_text("# not a notebook\n")
+    return folder
+
+
+def test_read_parameters(book):
+    assert nbk.read_parameters(book / "tiny.md") == {
+        "profile": "paper", "n": 3, "eps": 1.0, "names": ["a", "b"]}
+    bad = book / "bad.md"
+    bad.write_text(NOTEBOOK.replace("n = 3", "n = len('abc')"))
+    with pytest.raises(ValueError, match="not a literal"):
+        nbk.read_parameters(bad)
+
+
+def test_validate_parameters():
+    d = {"profile": "paper", "n": 3, "eps": 1.0, "names": ["a"]}
+    assert nbk.validate_parameters(d, {"n": "5", "eps": "2", "profile": "quick"}) == {
+        "n": 5, "eps": 2.0, "profile": "quick"}
+    assert nbk.validate_parameters(d, {"names": "['x', 'y']"}) == {"names": ["x", "y"]}
+    with pytest.raises(ValueError, match=r"(?s)unknown parameter 'm'.*n = 3 \(int\)"):
+        nbk.validate_parameters(d, {"m": "1"})
+    with pytest.raises(ValueError, match="expects int"):
+        nbk.validate_parameters(d, {"n": "2.5"})
+    with pytest.raises(ValueError, match="expects float"):
+        nbk.validate_parameters(d, {"eps": "big"})
+    with pytest.raises(ValueError, match="profile"):
+        nbk.validate_parameters(d, {"profile": "full"})
+
+
+def test_list(book, capsys):
+    assert cli.main(["run", "--list", "--notebooks", str(book)]) == 0
+    out = capsys.readouterr().out
+    assert "tiny" in out and "n = 3 (int)" in out and "notes" not in out
+
+
+def test_rejected_before_running(book, tmp_path, capsys):
+    out = tmp_path / "out" / "tiny.ipynb"
+    rc = cli.main(["run", "tiny", "--notebooks", str(book), "-p", "nn", "4", "-o", str(out)])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert "unknown parameter 'nn'" in err and "eps = 1.0 (float)" in err
+    rc = cli.main(["run", "tiny", "--notebooks", str(book), "-p", "n", "'x'", "-o", str(out)])
+    assert rc == 2 and "expects int" in capsys.readouterr().err
+    rc = cli.main(["run", "nope", "--notebooks", str(book)])
+    assert rc == 2 and "available" in capsys.readouterr().err
+    assert not out.parent.exists()  # nothing ran
+
+
+def test_run_executes_with_parameters(book, tmp_path, capsys):
+    out = tmp_path / "runs" / "tiny" / "tiny.ipynb"
+    rc = cli.main(["run", "tiny", "--notebooks", str(book), "--profile", "quick",
+                   "-p", "n", "5", "-p", "names", "['z']", "-o", str(out)])
+    assert rc == 0, capsys.readouterr().err
+    params = json.loads((out.parent / "figures" / "params.json").read_text())
+    assert params == {"profile": "quick", "n": 5, "eps": 1.0, "names": ["z"]}
+    nb = nbformat.read(out, as_version=4)
+    injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    assert len(injected) == 1 and "n = 5" in injected[0].source
+    assert nb.cells[-1].outputs[0]["data"]["text/plain"] == "10"

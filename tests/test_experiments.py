@@ -1,0 +1,256 @@
+"""Experiment engine: grids, keys, determinism, cache, committed results, profiles."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.model_selection import StratifiedKFold, train_test_split
+
+from ldpfair import experiments as ex
+from ldpfair.datasets import Dataset
+from ldpfair.experiments import engine
+
+
+def make_dataset(n: int = 400, seed: int = 0) -> Dataset:
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 2, n)
+    b = rng.integers(0, 3, n)
+    c = rng.integers(0, 4, n)
+    x = rng.normal(size=n)
+    logit = 0.9 * a - 0.4 * b + 0.3 * c + x
+    y = (rng.random(n) < 1 / (1 + np.exp(-logit))).astype(np.int64)
+    frame = pd.DataFrame({"a": a, "b": b, "c": c, "x": x, "y": y})
+    return Dataset(name="toy", frame=frame, target="y", protected="a",
+                   sensitive={"a": 2, "b": 3}, domains={"a": 2, "b": 3, "c": 4, "y": 2},
+                   numeric=["x"])
+
+
+TOY = ex.DatasetSpec("toy", dataset=make_dataset())
+LGBM = ex.ModelSpec("lightgbm", {"n_estimators": 8, "num_leaves": 7})
+
+
+def small_grid(**kw) -> ex.Grid:
+    base = dict(datasets=TOY, models=[LGBM, ex.ModelSpec("logistic_regression")],
+                privatizations=[None, ex.PrivSpec("GRR", split="uniform"), ex.PrivSpec("OUE")],
+                epsilons=[0.5, 4.0], seeds=2, name="toy")
+    base.update(kw)
+    return ex.Grid(**base)
+
+
+def values(df: pd.DataFrame) -> pd.DataFrame:
+    return df[ex.metric_columns(df)].reset_index(drop=True)
+
+
+def test_grid_tasks_and_keys():
+    g = small_grid()
+    tasks = g.tasks()
+    # 2 models x (1 NonDP + 2 mechanisms x 2 epsilons) x 2 seeds
+    assert len(tasks) == 2 * (1 + 2 * 2) * 2
+    assert len({t.key for t in tasks}) == len(tasks)
+    # keys ignore labels but see every option
+    relabelled = ex.Grid(datasets=ex.DatasetSpec("toy", dataset=TOY.dataset, label="other"),
+                         models=ex.ModelSpec("logistic_regression", label="LR"),
+                         privatizations=ex.PrivSpec("GRR", split="uniform", label="kRR"),
+                         epsilons=[0.5], seeds=[0])
+    same = [t for t in tasks if t.model.model == "logistic_regression"
+            and t.privatization.name == "GRR" and t.epsilon == 0.5 and t.seed == 0]
+    assert relabelled.tasks()[0].key == same[0].key
+    changed = ex.Grid(datasets=TOY, models="lr", privatizations=ex.PrivSpec("GRR"),
+                      epsilons=[0.5], seeds=[0])
+    assert changed.tasks()[0].key != same[0].key  # split k_based vs uniform
+
+
+def test_grid_validation():
+    with pytest.raises(ValueError, match="unknown protocol"):
+        ex.PrivSpec("XYZ")
+    with pytest.raises(ValueError, match="split"):
+        ex.PrivSpec("GRR", split="equal")
+    with pytest.raises(ValueError, match="epsilons"):
+        ex.Grid(datasets=TOY, privatizations="GRR", epsilons=[])
+    with pytest.raises(ValueError, match="epsilons"):
+        ex.Grid(datasets=TOY, privatizations="GRR", epsilons=[-1.0])
+    with pytest.raises(ValueError, match="unknown model"):
+        ex.ModelSpec("svm")
+    with pytest.raises(ValueError, match="test_size"):
+        ex.holdout(1.5)
+
+
+def test_seed_split_matches_authors_train_test_split():
+    g = ex.Grid(datasets=TOY, models="lr", seeds=[3, 7],
+                evaluation=ex.holdout(0.2, split_random_state="seed", model_random_state="seed"))
+    ds = TOY.dataset
+    for task in g.tasks():
+        train, test = engine._split(task, ds)
+        ref_train, ref_test = train_test_split(np.arange(ds.n), test_size=0.2, shuffle=True,
+                                               stratify=ds.y, random_state=task.seed)
+        np.testing.assert_array_equal(train, ref_train)
+        np.testing.assert_array_equal(test, ref_test)
+        assert task.model_random_state() == task.seed
+    gk = ex.Grid(datasets=TOY, models="lr", seeds=[5],
+                 evaluation=ex.kfold(4, split_random_state="seed"))
+    ref = list(StratifiedKFold(4, shuffle=True, random_state=5).split(np.zeros(ds.n), ds.y))
+    for task in gk.tasks():
+        np.testing.assert_array_equal(engine._split(task, ds)[1], ref[task.fold][1])
+
+
+def test_same_partition_and_model_seed_across_mechanisms():
+    tasks = small_grid().tasks()
+    by_seed: dict = {}
+    for t in tasks:
+        by_seed.setdefault((t.model.model, t.seed), set()).add(
+            (t.split_random_state(), t.model_random_state()))
+    assert all(len(v) == 1 for v in by_seed.values())
+    assert len({t.mechanism_seed().entropy for t in tasks}) == len(tasks)
+
+
+def test_run_tidy_and_deterministic_across_n_jobs_and_order():
+    g = small_grid()
+    one = ex.run(g, n_jobs=1, progress=False)
+    two = ex.run(g, n_jobs=2, progress=False)
+    assert len(one) == len(g.tasks())
+    assert list(one["key"]) == [t.key for t in g.tasks()]
+    pd.testing.assert_frame_equal(values(one), values(two))
+    # order does not matter either: run the tasks backwards, one by one
+    rev = {t.key: engine.run_task(t) for t in reversed(g.tasks()[:6])}
+    for i, t in enumerate(g.tasks()[:6]):
+        for col in ex.metric_columns(one):
+            a, b = one.loc[i, col], rev[t.key][col]
+            assert (pd.isna(a) and pd.isna(b)) or a == b, col
+    # sensible content
+    assert set(one["mechanism"]) == {"NonDP", "GRR", "OUE"}
+    assert one.loc[one.mechanism == "NonDP", "epsilon"].isna().all()
+    assert (one["n_test"] == 80).all() and (one["n_train"] == 320).all()
+    assert one["acc"].between(0, 1).all()
+    grr = one[one.mechanism == "GRR"]
+    assert grr["train_Delta_Z"].notna().all()  # GRR one-hot output reveals Z
+    assert one.loc[one.mechanism == "OUE", "train_Delta_Z"].isna().all()
+    assert {"t_fit", "t_total", "warnings", "Delta_SP", "DI", "SD", "RD", "soft_SP"} <= set(one)
+    assert one.attrs["coverage"] == {"present": len(one), "total": len(one)}
+
+
+def test_kfold_rows_cover_every_row_once():
+    g = ex.Grid(datasets=TOY, models=ex.ModelSpec("random_forest", {"n_estimators": 5}),
+                privatizations=[None, ex.PrivSpec("GRR", mode="combined", output="values")],
+                epsilons=[2.0], seeds=1, evaluation=ex.kfold(4))
+    df = ex.run(g, progress=False)
+    assert len(df) == 8
+    assert sorted(df["fold"].unique()) == [0, 1, 2, 3]
+    assert df.groupby("mechanism")["n_test"].sum().eq(400).all()
+
+
+def test_privatized_test_groups():
+    g = ex.Grid(datasets=TOY, models="lr",
+                privatizations=ex.PrivSpec("GRR", sensitive=["a"], apply_to="train+test",
+                                           output="values"),
+                epsilons=[0.1], seeds=1, evaluation=ex.holdout(groups="privatized"))
+    priv = ex.run(g, progress=False)
+    orig = ex.run(ex.Grid(datasets=TOY, models="lr",
+                          privatizations=ex.PrivSpec("GRR", sensitive=["a"],
+                                                     apply_to="train+test", output="values"),
+                          epsilons=[0.1], seeds=1), progress=False)
+    assert priv.loc[0, "n_0"] + priv.loc[0, "n_1"] == 80
+    assert priv.loc[0, "n_0"] != orig.loc[0, "n_0"]  # groups from noisy A at eps 0.1
+    bad = ex.Grid(datasets=TOY, models="lr", privatizations=ex.PrivSpec("OUE", sensitive=["a"]),
+                  epsilons=[1.0], seeds=1, evaluation=ex.holdout(groups="privatized"))
+    with pytest.raises(ValueError, match="privatized"):
+        ex.run(bad, progress=False)
+
+
+def test_cache_resume_and_corruption(tmp_path, monkeypatch):
+    g = small_grid(models=ex.ModelSpec("logistic_regression"))
+    tasks = g.tasks()
+    cache = tmp_path / "cache"
+    first = ex.run(g, tasks=tasks[:4], cache=cache, progress=False)  # an "interrupted" run
+    assert len(first) == 4
+    assert ex.coverage(g, cache) == {"present": 4, "total": len(tasks)}
+    partial = ex.run(g, cache=cache, compute=False, progress=False)
+    assert partial.attrs["coverage"] == {"present": 4, "total": len(tasks)}
+    assert len(partial) == 4
+
+    calls = []
+    real = engine.run_task
+    monkeypatch.setattr(engine, "run_task", lambda t: calls.append(t.key) or real(t))
+    full = ex.run(g, cache=cache, progress=False)
+    assert len(calls) == len(tasks) - 4  # only the missing cells were computed
+    assert not list(cache.rglob("*.tmp"))
+
+    # a truncated file and a file of another schema are ignored and recomputed
+    p0 = ex.Cache(cache).path(tasks[0].key)
+    p0.write_text(p0.read_text()[:40])
+    p1 = ex.Cache(cache).path(tasks[1].key)
+    rec = json.loads(p1.read_text())
+    rec["schema"] = -1
+    p1.write_text(json.dumps(rec))
+    calls.clear()
+    again = ex.run(g, cache=cache, progress=False)
+    assert sorted(calls) == sorted([tasks[0].key, tasks[1].key])
+    pd.testing.assert_frame_equal(values(again), values(full))
+    cached = ex.run(g, cache=cache, compute=False, progress=False)
+    pd.testing.assert_frame_equal(values(cached), values(full))  # exact JSON round trip
+
+
+def test_save_load_verify_results(tmp_path):
+    g = small_grid(models=ex.ModelSpec("logistic_regression"), seeds=1)
+    df = ex.run(g, progress=False)
+    csv, meta = ex.save_results(df.iloc[:-1], tmp_path / "toy", grid=g, wall_time=1.0)
+    assert csv.name == "toy.csv.gz" and meta.name == "toy.meta.json"
+    info = json.loads(meta.read_text())
+    assert {"code_version", "git_commit", "date", "wall_time_s", "machine", "grid"} <= set(info)
+    loaded, cov = ex.load_results(g, tmp_path / "toy")
+    assert cov == {"present": len(df) - 1, "total": len(df)}
+    pd.testing.assert_frame_equal(values(loaded), values(df.iloc[:-1]), check_dtype=False)
+    assert "4 of 5" in ex.coverage_note(cov)
+    fresh = ex.verify_results(g, tmp_path / "toy", n_cells=2)
+    assert len(fresh) == 2
+    # tamper with one committed value: verification must fail
+    tampered = df.copy()
+    tampered["acc"] = tampered["acc"] + 1e-12
+    ex.save_results(tampered, tmp_path / "bad", grid=g)
+    with pytest.raises(AssertionError, match="acc"):
+        ex.verify_results(g, tmp_path / "bad", n_cells=1)
+    empty, cov0 = ex.load_results(g, tmp_path / "missing")
+    assert cov0["present"] == 0 and empty.empty
+
+
+def test_profiles_paper_reads_committed_only(tmp_path, monkeypatch):
+    quick = small_grid(models=ex.ModelSpec("logistic_regression"), seeds=1, epsilons=[1.0])
+    paper = small_grid(models=ex.ModelSpec("logistic_regression"), seeds=2, epsilons=[1.0])
+    grids = {"quick": quick, "paper": paper}
+    monkeypatch.delenv("LDPFAIR_COMPUTE", raising=False)
+    computed = ex.run_profile(grids, "paper", results=tmp_path / "r", compute=True,
+                              progress=False)
+    assert (tmp_path / "r.csv.gz").exists()
+    monkeypatch.setattr(engine, "run_task", lambda t: pytest.fail("computed during render"))
+    shown = ex.run_profile(grids, "paper", results=tmp_path / "r")
+    assert shown.attrs["coverage"] == {"present": len(computed), "total": len(computed)}
+    with pytest.raises(ValueError, match="profile"):
+        ex.run_profile(grids, "full")
+
+
+def test_dask_backend_matches_loky():
+    """Any joblib backend works: a dask.distributed LocalCluster gives loky's numbers."""
+    distributed = pytest.importorskip("dask.distributed")
+    from joblib import parallel_config
+
+    g = small_grid(seeds=1, epsilons=[1.0])
+    loky = ex.run(g, n_jobs=2, progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster), parallel_config("dask"):
+        dask = ex.run(g, n_jobs=2, progress=False)
+    assert len(dask) == len(g.tasks())
+    pd.testing.assert_frame_equal(values(loky), values(dask))
+
+
+@pytest.mark.data
+def test_adult26k_cell_has_the_authors_test_size():
+    g = ex.Grid(datasets="adult26k", models=ex.ModelSpec("lightgbm", {"n_estimators": 10}),
+                privatizations=[None, ex.PrivSpec("GRR", split="uniform")], epsilons=[1.0],
+                seeds=[0], evaluation=ex.holdout(0.2, split_random_state="seed"))
+    df = ex.run(g, progress=False)
+    assert (df["n_test"] == 9170).all()  # facts_arcolezi2023 section 2
+    assert df["n_features"].nunique() == 1
+    assert (df["n_0"] + df["n_1"] == 9170).all()
