@@ -35,6 +35,7 @@ from .results import (
     save_results,
     verify_results,
 )
+from .sweep import Sweep, SweepTask
 
 __all__ = [
     "DEFAULT_CACHE",
@@ -49,6 +50,8 @@ __all__ = [
     "Grid",
     "ModelSpec",
     "PrivSpec",
+    "Sweep",
+    "SweepTask",
     "Task",
     "coverage",
     "coverage_note",

@@ -29,6 +29,7 @@ from ..encoding import assemble, feature_blocks, one_hot
 from ..metrics import data_unfairness, data_unfairness_pairwise, evaluate
 from .cache import Cache
 from .grid import Grid, Task, canonical_json
+from .sweep import Sweep
 
 __all__ = ["run", "run_task", "coverage", "LABEL_COLUMNS", "TIMING_COLUMNS", "INFO_COLUMNS"]
 
@@ -142,12 +143,18 @@ def _as_block(values: np.ndarray, k: int) -> np.ndarray:
 
 
 def run_task(task: Task) -> dict[str, Any]:
-    """Compute one task; return its result row (metrics, sizes, timings, warnings)."""
+    """Compute one task; return its result row (metrics, sizes, timings, warnings).
+
+    ``task`` is a grid :class:`Task` or a :class:`~ldpfair.experiments.sweep.SweepTask`
+    (which computes itself with ``execute()``).
+    """
     from threadpoolctl import threadpool_limits
 
-    with threadpool_limits(limits=task.model.threads), warnings.catch_warnings(record=True) as w:
+    execute = getattr(task, "execute", None)
+    threads = 1 if execute is not None else task.model.threads
+    with threadpool_limits(limits=threads), warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
-        row = _run_task(task)
+        row = execute() if execute is not None else _run_task(task)
     messages = sorted({f"{x.category.__name__}: {x.message}" for x in w})
     row["warnings"] = " | ".join(messages)
     return row
@@ -264,7 +271,7 @@ def tidy(tasks: list[Task], rows: Mapping[str, Mapping[str, Any]]) -> pd.DataFra
     return frame.reset_index(drop=True)
 
 
-def coverage(grid: Grid, cache: Any) -> dict[str, int]:
+def coverage(grid: Grid | Sweep, cache: Any) -> dict[str, int]:
     """How many of ``grid``'s tasks are in ``cache``: ``{"present", "total"}``."""
     tasks = grid.tasks()
     c = _as_cache(cache)
@@ -273,7 +280,7 @@ def coverage(grid: Grid, cache: Any) -> dict[str, int]:
 
 
 def run(
-    grid: Grid,
+    grid: Grid | Sweep,
     *,
     n_jobs: int | None = 1,
     cache: Any = None,

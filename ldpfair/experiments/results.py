@@ -26,6 +26,7 @@ import pandas as pd
 from .cache import atomic_write_text
 from .engine import INFO_COLUMNS, LABEL_COLUMNS, TIMING_COLUMNS, run
 from .grid import RESULTS_SCHEMA_VERSION, Grid
+from .sweep import Sweep
 
 __all__ = [
     "save_results",
@@ -87,7 +88,7 @@ def save_results(
     frame: pd.DataFrame,
     path: str | os.PathLike[str],
     *,
-    grid: Grid | None = None,
+    grid: Grid | Sweep | None = None,
     wall_time: float | None = None,
     metadata: Mapping[str, Any] | None = None,
 ) -> tuple[Path, Path]:
@@ -150,7 +151,7 @@ def _read(path: str | os.PathLike[str]) -> pd.DataFrame | None:
 
 
 def load_results(
-    grid: Grid, path: str | os.PathLike[str]
+    grid: Grid | Sweep, path: str | os.PathLike[str]
 ) -> tuple[pd.DataFrame, dict[str, int]]:
     """Committed results of ``grid``'s tasks, in grid order, and their coverage.
 
@@ -174,8 +175,9 @@ def load_results(
         for task in tasks:
             i = by_key.get(task.key)
             if i is not None:
-                records.append({**task.labels(), "key": task.key,
-                                **values.iloc[i].to_dict()})
+                labels = task.labels()  # labels come from the grid, never from the CSV
+                stored_row = {c: v for c, v in values.iloc[i].to_dict().items() if c not in labels}
+                records.append({**labels, "key": task.key, **stored_row})
     frame = pd.DataFrame.from_records(records) if records else pd.DataFrame(
         columns=[*LABEL_COLUMNS, "key"])
     cov = {"present": len(records), "total": len(tasks)}
@@ -193,7 +195,7 @@ def coverage_note(coverage: Mapping[str, int], what: str = "cells") -> str:
 
 
 def verify_results(
-    grid: Grid,
+    grid: Grid | Sweep,
     path: str | os.PathLike[str],
     *,
     n_cells: int = 3,
@@ -227,7 +229,8 @@ def verify_results(
     fresh = run(grid, tasks=tasks, n_jobs=n_jobs, cache=None, progress=False)
     old = committed.set_index("key").loc[fresh["key"]]
     problems = []
-    for col in metric_columns(fresh):
+    label_cols = set(tasks[0].labels()) if tasks else set()
+    for col in (c for c in metric_columns(fresh) if c not in label_cols):
         if col not in old.columns:
             problems.append(f"column {col!r} missing from the committed results")
             continue
