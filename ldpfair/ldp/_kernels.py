@@ -2,7 +2,8 @@
 
 Every kernel is deterministic: random numbers are drawn outside with the
 caller's :class:`numpy.random.Generator` and passed in, so numba's own global
-RNG (which numpy seeding does not control) is never used.
+RNG (which numpy seeding does not control) is never used. The raw-word
+samplers of the unary encodings and subset selection are in :mod:`._bits`.
 """
 
 from __future__ import annotations
@@ -13,10 +14,8 @@ import numpy as np
 __all__ = [
     "grr_from_uniforms",
     "channel_from_uniforms",
-    "subset_from_uniforms",
     "lh_perturb",
     "lh_support",
-    "unary_set_true",
 ]
 
 
@@ -65,40 +64,6 @@ def channel_from_uniforms(values, u, cdf):  # pragma: no cover - compiled
 
 
 @numba.njit(cache=True, nogil=True)
-def subset_from_uniforms(values, u, k, omega, p_incl):  # pragma: no cover - compiled
-    r"""Subset selection with Floyd's algorithm, ``u`` of shape (n, omega + 1).
-
-    ``u[i, 0] < p_incl`` puts the true value in the subset and fills ``omega - 1``
-    other values; otherwise ``omega`` other values. Others are drawn uniformly
-    without replacement from ``[k] \ {v}`` (index ``t`` maps to ``t + (t >= v)``).
-    """
-    n = values.shape[0]
-    out = np.empty((n, omega), dtype=np.int64)
-    stamp = np.full(k, -1, dtype=np.int64)
-    m = k - 1  # size of the "others" population
-    for i in range(n):
-        v = values[i]
-        pos = 0
-        if u[i, 0] < p_incl:
-            out[i, 0] = v
-            pos = 1
-        need = omega - pos
-        # Floyd: for j in m-need .. m-1, t = randint(0, j); if taken use j.
-        col = 1
-        for j in range(m - need, m):
-            t = np.int64(u[i, col] * (j + 1))
-            if t > j:
-                t = j
-            col += 1
-            if stamp[t] == i:
-                t = j
-            stamp[t] = i
-            out[i, pos] = t + 1 if t >= v else t
-            pos += 1
-    return out
-
-
-@numba.njit(cache=True, nogil=True)
 def lh_perturb(values, a, b, u, prime, g, p):  # pragma: no cover - compiled
     """Hash ``values`` with ``((a x + b) mod prime) mod g`` and apply GRR on ``[g]``."""
     n = values.shape[0]
@@ -133,9 +98,3 @@ def lh_support(a, b, z, k, prime, g):  # pragma: no cover - compiled
                 out[i, x] = True
     return out
 
-
-@numba.njit(cache=True, nogil=True)
-def unary_set_true(bits, values, u, p):  # pragma: no cover - compiled
-    """Set ``bits[i, values[i]] = u[i] < p`` in place."""
-    for i in range(values.shape[0]):
-        bits[i, values[i]] = u[i] < p

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .._validation import check_choice, check_rng
-from ._kernels import subset_from_uniforms
+from ._bits import draw_subsets
 from .base import FrequencyOracle
 
 __all__ = ["SS", "subset_size"]
@@ -102,11 +102,16 @@ class SS(FrequencyOracle):
         return self.output_probability(True) / self.output_probability(False)
 
     def perturb(self, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Return the subsets as an ``(n, omega)`` int64 array of members."""
+        """Return the subsets as an ``(n, omega)`` int64 array of members.
+
+        The true value is in with probability ``floor(p 2^64) / 2^64`` (within
+        ``2^-64`` of ``p``); the other members come from Floyd's algorithm on exact
+        uniform integers (Lemire's method on raw words), see
+        :func:`ldpfair.ldp._bits.draw_subsets`.
+        """
         values = self._check_values(values)
         rng = check_rng(rng)
-        u = rng.random((values.shape[0], self.omega + 1))
-        return subset_from_uniforms(values, u, self.k, self.omega, self.p)
+        return draw_subsets(values, self.k, self.omega, self.p, rng)
 
     def support(self, reports: np.ndarray) -> np.ndarray:
         """Indicator vector encoding (IVE) of the subsets (boolean, n x k)."""
