@@ -56,14 +56,21 @@ def metric_columns(frame: pd.DataFrame) -> list[str]:
 
 
 def _git_commit() -> str | None:
+    """HEAD's commit, with ``-dirty`` when the package's own files differ from it."""
+    here = Path(__file__).resolve().parent
     try:
         out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10,
-            cwd=Path(__file__).resolve().parent,
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, cwd=here,
+        )
+        if out.returncode != 0 or not out.stdout.strip():
+            return None
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", str(here.parent)],
+            capture_output=True, text=True, timeout=10, cwd=here,
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    return out.stdout.strip() or None if out.returncode == 0 else None
+    return out.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
 
 
 def _versions() -> dict[str, str]:
@@ -118,6 +125,7 @@ def save_results(
     os.close(fd)
     try:
         frame.to_csv(tmp, index=False, compression={"method": "gzip", "mtime": 0})
+        os.chmod(tmp, 0o644)  # mkstemp creates 0600; committed results are shared files
         os.replace(tmp, csv_path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
