@@ -15,7 +15,9 @@ from collections.abc import Sequence
 
 from . import __version__
 
-_SUBCOMMAND_MODULES = ("ldpfair.datasets._cli", "ldpfair.experiments._cli", "ldpfair.papers._cli")
+_SUBCOMMAND_MODULES = (
+    "ldpfair.datasets._cli", "ldpfair.experiments._cli", "ldpfair.papers._cli", "ldpfair.classroom_cli"
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -80,6 +80,11 @@ def _features(task: Task, ds: Any) -> list[str]:
 
 
 def _blocks(task: Task, ds: Any, features: list[str]) -> dict[str, np.ndarray]:
+    if task.dataset.encoding == "codes":
+        def build() -> dict[str, np.ndarray]:
+            return {c: ds.frame[c].to_numpy().astype(np.float32).reshape(-1, 1) for c in features}
+
+        return _memo("blocks", canonical_json(task.dataset.config()), build)
     return _memo("blocks", canonical_json(task.dataset.config()),
                  lambda: feature_blocks(ds.frame, features, ds.domains, ds.numeric))
 
@@ -142,6 +147,15 @@ def _as_block(values: np.ndarray, k: int) -> np.ndarray:
     return values if values.ndim == 2 else one_hot(values.astype(np.int64), k)
 
 
+def _as_code_column(values: np.ndarray, k: int) -> np.ndarray:
+    """Perturbed codes as one float column (``encoding="codes"``)."""
+    codes = _as_values(values)
+    if codes is None:
+        raise ValueError('encoding="codes" needs privatised values or one-hot reports '
+                         '(output="values", or a GRR support)')
+    return codes.astype(np.float32).reshape(-1, 1)
+
+
 def run_task(task: Task) -> dict[str, Any]:
     """Compute one task; return its result row (metrics, sizes, timings, warnings).
 
@@ -183,9 +197,10 @@ def _run_task(task: Task) -> dict[str, Any]:
         priv_train = _privatize(task, ds, train, rng_train)
         if task.privatization.apply_to == "train+test":
             priv_test = _privatize(task, ds, test, rng_test)
-        replace_train = {c: _as_block(b, ds.domains[c]) for c, b in priv_train.items()
+        as_block = _as_code_column if task.dataset.encoding == "codes" else _as_block
+        replace_train = {c: as_block(b, ds.domains[c]) for c, b in priv_train.items()
                          if c in features}
-        replace_test = {c: _as_block(b, ds.domains[c]) for c, b in priv_test.items()
+        replace_test = {c: as_block(b, ds.domains[c]) for c, b in priv_test.items()
                         if c in features}
     t3 = time.perf_counter()
     x_train = assemble(blocks, features, rows=train, replace=replace_train)

@@ -99,6 +99,10 @@ class DatasetSpec:
     dataset : Dataset, optional
         An in-memory :class:`~ldpfair.datasets.Dataset` (keyed by a hash of its
         frame); used by tests and for datasets built inside a notebook.
+    encoding : {"onehot", "codes"}
+        Features of categorical columns: one-hot blocks (default) or one column of
+        integer codes each (makhlouf2024's Random Forest on LabelEncoder codes).
+        Part of the task key only when not ``"onehot"``.
     """
 
     name: str
@@ -107,8 +111,10 @@ class DatasetSpec:
     protected: str | None = None
     label: str | None = None
     dataset: Any = field(default=None, compare=False, repr=False)
+    encoding: str = "onehot"
 
     def __post_init__(self) -> None:
+        check_choice(self.encoding, ("onehot", "codes"), "encoding")
         if not isinstance(self.name, str) or not self.name:
             raise TypeError(f"name must be a non-empty str, got {self.name!r}")
         if not isinstance(self.options, Mapping):
@@ -132,13 +138,16 @@ class DatasetSpec:
                 options = {**info(self.name).defaults, **options}
             except ValueError:
                 pass  # unknown name: load() will report it with the valid names
-        return {
+        cfg = {
             "name": self.name,
             "options": {k: options[k] for k in sorted(options)},
             "exclude": list(self.exclude),
             "protected": self.protected,
             "data": self._digest,
         }
+        if self.encoding != "onehot":  # keyed only when non-default: existing keys unchanged
+            cfg["encoding"] = self.encoding
+        return cfg
 
     def load(self) -> Any:
         """Return the :class:`~ldpfair.datasets.Dataset`."""
