@@ -56,7 +56,10 @@ def metric_columns(frame: pd.DataFrame) -> list[str]:
 
 
 def _git_commit() -> str | None:
-    """HEAD's commit, with ``-dirty`` when the package's own files differ from it."""
+    """HEAD's commit, with ``-dirty`` when tracked files of the package differ from it.
+
+    As ``git describe --dirty``, untracked files do not count.
+    """
     here = Path(__file__).resolve().parent
     try:
         out = subprocess.run(
@@ -65,7 +68,7 @@ def _git_commit() -> str | None:
         if out.returncode != 0 or not out.stdout.strip():
             return None
         dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--", str(here.parent)],
+            ["git", "status", "--porcelain", "--untracked-files=no", "--", str(here.parent)],
             capture_output=True, text=True, timeout=10, cwd=here,
         )
     except (OSError, subprocess.SubprocessError):
