@@ -1,0 +1,37 @@
+"""Tests of the hamman2023 paper declarations (profiles, trials, published tables)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from ldpfair.experiments import Sweep
+from ldpfair.papers import hamman2023 as hm
+
+
+def test_profiles_declare_every_figure_and_table():
+    names = {"accuracy", "fig1", "table1", "fig2", "table2", "table3", "fig4", "table4"}
+    for profile in ("quick", "paper"):
+        assert set(hm.PROFILES[profile]) == names
+        assert all(isinstance(s, Sweep) for s in hm.PROFILES[profile].values())
+    t1 = hm.PROFILES["paper"]["table1"]
+    keys = {(p["n"], p["m"], p["epsilon"], p["mechanism"]) for p in t1.param_sets}
+    paper = {tuple(r) for r in hm.PAPER_TABLE1[["n", "m", "epsilon", "mechanism"]].itertuples(index=False)}
+    assert paper <= keys
+    assert len(hm.PAPER_TABLE2) == 18 and len(hm.PAPER_TABLE3) == 16 and len(hm.PAPER_TABLE4) == 6
+    with pytest.raises(ValueError, match="profile"):
+        hm.build("full")
+
+
+def test_m_rule():
+    assert hm.m_rule(1000, 10) == math.ceil(20 * math.log(100))
+    assert hm.m_rule(100, 60) <= 100
+
+
+def test_synthetic_trial_is_deterministic_and_noiseless_recovery_is_exact():
+    r1 = hm.synthetic_trial(400, 8, 80, math.inf, "conceal", np.random.default_rng(3))
+    r2 = hm.synthetic_trial(400, 8, 80, math.inf, "conceal", np.random.default_rng(3))
+    assert r1 == r2
+    assert r1["leakage"] == 100.0 and r1["recovered"] == 400 and r1["avg_sp_err"] == 0.0
+    noisy = hm.synthetic_trial(400, 8, 80, 10.0, "laplace", np.random.default_rng(3))
+    assert noisy["avg_sp_err"] > 0 and noisy["leakage"] < 100.0
