@@ -761,3 +761,28 @@ def _claims(summ: pd.DataFrame) -> list[Any]:
                      "(Statements 1-2, Obs7).", "see Statement 1, Statement 2 and Obs7",
                      {**by_id["Statement 1"].checks, **by_id["Statement 2"].checks}))
     return out
+
+
+# --------------------------------------------------------------------------- chapter results
+def results(profile: str = "paper", *, faithful: bool = True, synthetic_seed: int = 0,
+            n_jobs: int | None = 1) -> tuple[pd.DataFrame | None, pd.DataFrame]:
+    """Per-run aggregates and their summary for ``profile``, as the chapter shows them.
+
+    ``"paper"`` reads the committed results; ``"quick"`` computes. Returns
+    ``(runs, summary)``: :func:`aggregate_runs` of the tidy per-fold results (``None``
+    when nothing is present) and :func:`summary` of those runs.
+    """
+    from .. import papers
+
+    res = papers.results("makhlouf2024", build(profile, synthetic_seed=synthetic_seed), profile,
+                         n_jobs=n_jobs)
+    present = [v for v in res.values() if len(v)]
+    if not present:
+        return None, pd.DataFrame(columns=["data", "setting", "epsilon"])
+    runs = aggregate_runs(pd.concat(present, ignore_index=True), faithful=faithful)
+    return runs, summary(runs)
+
+
+def committed_claims(faithful: bool = True) -> list[Any]:
+    """The claims checked on the committed paper-profile results (for the scoreboard)."""
+    return claims(results("paper", faithful=faithful)[1])
