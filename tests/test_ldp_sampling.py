@@ -20,6 +20,7 @@ from ldpfair.ldp._bits import (
     TWO64,
     bernoulli_bits,
     draw_subsets,
+    member_dtype,
     threshold,
     threshold_bits,
     uniform_ints,
@@ -193,7 +194,7 @@ def test_draw_subsets_small_buffers_and_law():
     k, omega, p, n = 6, 3, 0.6, 40_000
     values = np.full(n, 2)
     rep = draw_subsets(values, k, omega, p, np.random.default_rng(4), block=1)
-    assert rep.shape == (n, omega) and rep.dtype == np.int64
+    assert rep.shape == (n, omega) and rep.dtype == member_dtype(k)
     assert np.all(np.diff(np.sort(rep, axis=1), axis=1) > 0)
     inc = (rep == 2).any(axis=1)
     assert _binom_ok(inc.sum(), n, p)

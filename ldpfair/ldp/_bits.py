@@ -47,6 +47,7 @@ import numpy as np
 
 __all__ = [
     "TWO64",
+    "member_dtype",
     "threshold",
     "threshold_bits",
     "expected_words",
@@ -492,6 +493,14 @@ def uniform_ints(
     return out
 
 
+def member_dtype(k: int) -> np.dtype:
+    """Smallest unsigned integer dtype that holds the codes ``0 .. k - 1``."""
+    for dt in (np.uint8, np.uint16, np.uint32):
+        if k - 1 <= np.iinfo(dt).max:
+            return np.dtype(dt)
+    return np.dtype(np.int64)
+
+
 def draw_subsets(
     values: np.ndarray, k: int, omega: int, p: float, rng: np.random.Generator, *, block: int = BLOCK
 ) -> np.ndarray:
@@ -512,12 +521,15 @@ def draw_subsets(
 
     Returns
     -------
-    numpy.ndarray of int64, shape (n, omega)
+    numpy.ndarray of shape (n, omega)
+        Members, in :func:`member_dtype` ``(k)`` (the smallest unsigned type holding ``k - 1``).
     """
     if not 1 <= omega <= k - 1 or k - 1 > 1 << 32:
         raise ValueError(f"need 1 <= omega <= k - 1 <= 2**32, got k={k}, omega={omega}")
     n = values.shape[0]
-    out = np.empty((n, omega), dtype=np.int64)
+    # members are stored in the smallest unsigned type that holds k - 1 (uint8 for k <= 256):
+    # the output is omega values per user, and its memory traffic dominates at large omega
+    out = np.empty((n, omega), dtype=member_dtype(k))
     t = threshold(p)
     full = t == TWO64
     tu = np.uint64(t % TWO64)

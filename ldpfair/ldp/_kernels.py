@@ -30,18 +30,15 @@ def grr_from_uniforms(values, u, p, k):  # pragma: no cover - compiled
     n = values.shape[0]
     out = np.empty(n, dtype=np.int64)
     scale = (k - 1) / (1.0 - p) if p < 1.0 else 0.0
+    top = k - 2
     for i in range(n):
+        # Both outcomes are computed and one is selected without a branch: when p is
+        # near 1/2 (k = 2, small epsilon) a branch would be mispredicted half the time.
         v = values[i]
         ui = u[i]
-        if ui < p:
-            out[i] = v
-        else:
-            o = np.int64((ui - p) * scale)
-            if o > k - 2:
-                o = k - 2
-            if o >= v:
-                o += 1
-            out[i] = o
+        o = min(max(np.int64((ui - p) * scale), 0), top)
+        o += o >= v
+        out[i] = v if ui < p else o
     return out
 
 

@@ -102,7 +102,10 @@ class SS(FrequencyOracle):
         return self.output_probability(True) / self.output_probability(False)
 
     def perturb(self, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Return the subsets as an ``(n, omega)`` int64 array of members.
+        """Return the subsets as an ``(n, omega)`` array of members.
+
+        The members' dtype is the smallest unsigned type holding ``k - 1`` (uint8
+        for ``k <= 256``), which keeps the report compact.
 
         The true value is in with probability ``floor(p 2^64) / 2^64`` (within
         ``2^-64`` of ``p``); the other members come from Floyd's algorithm on exact
