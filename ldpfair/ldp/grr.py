@@ -7,6 +7,7 @@ import math
 import numpy as np
 
 from .._validation import check_rng
+from ..encoding import one_hot as _one_hot
 from ._kernels import grr_from_uniforms
 from .base import FrequencyOracle
 
@@ -14,11 +15,12 @@ __all__ = ["GRR", "one_hot"]
 
 
 def one_hot(values: np.ndarray, k: int) -> np.ndarray:
-    """Return the ``n x k`` boolean one-hot matrix of integer codes ``values``."""
-    values = np.asarray(values)
-    out = np.zeros((values.shape[0], k), dtype=bool)
-    out[np.arange(values.shape[0]), values] = True
-    return out
+    """Return the ``n x k`` boolean one-hot matrix of integer codes ``values``.
+
+    The server-side encoding of value-reporting mechanisms; the boolean form of
+    :func:`ldpfair.encoding.one_hot`.
+    """
+    return _one_hot(values, k, dtype=bool, name="values")
 
 
 class GRR(FrequencyOracle):
