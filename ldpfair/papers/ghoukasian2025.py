@@ -22,7 +22,7 @@ import pandas as pd
 from ..experiments import DatasetSpec, Grid, ModelSpec, PrivSpec, holdout
 from ..ldp import opt_factory
 from ..models import ARCOLEZI2023_LGBM
-from ..reporting import summarise
+from ..reporting import Claim, summarise
 
 __all__ = [
     "LGBM_FIGURES",
@@ -190,16 +190,278 @@ _DATASET_LABEL = {"adult26k": "Adult", "lsac": "LSAC"}
 
 
 def _profiles() -> dict[str, dict[str, Any]]:
-    return {p: dict(build_lgbm(p)) for p in _LGBM_PROFILES}
+    from .ghoukasian2025_baselines import build_baselines
+
+    return {p: {**build_lgbm(p), **build_baselines(p)} for p in _LGBM_PROFILES}
 
 
 #: The declared experiments of both profiles (``ldpfair results verify`` reads ``PROFILES["paper"]``).
 PROFILES: dict[str, dict[str, Any]] = _profiles()
 
 
-def _summary_ci(values: np.ndarray) -> tuple[float, float]:
-    v = np.asarray(values, dtype=float)
-    v = v[np.isfinite(v)]
-    if len(v) < 2:
-        return float(v.mean()) if len(v) else float("nan"), float("nan")
-    return float(v.mean()), float(1.96 * v.std(ddof=1) / np.sqrt(len(v)))
+# --------------------------------------------------------------------------- claims
+#: Accuracy tolerance of "comparable accuracy" (absolute, one point).
+ACC_TOLERANCE = 0.01
+#: Epsilons from which the paper says OPT's fairness gains show ("as epsilon increases").
+LARGE_EPSILON = 1.0
+
+
+def _means(df: pd.DataFrame, metrics: Sequence[str]) -> pd.DataFrame:
+    return df.groupby(["mechanism", "epsilon"], dropna=False)[list(metrics)].mean()
+
+
+def lgbm_checks(results: pd.DataFrame, figure: str) -> tuple[str, dict[str, bool]]:
+    """Section V-A's claim on one of Figs. 1-5: OPT lowers both gaps at comparable accuracy.
+
+    Checks, at every epsilon >= :data:`LARGE_EPSILON` of the figure: OPT's mean
+    Delta_SP and Delta_EO below GRR's; and at every epsilon: OPT's mean accuracy
+    within :data:`ACC_TOLERANCE` of GRR's.
+    """
+    if results.empty or "OPT" not in set(results["mechanism"]) or "GRR" not in set(results["mechanism"]):
+        return "no results", {}
+    m = _means(results, ["acc", "Delta_SP", "Delta_EO"])
+    opt, grr = m.loc["OPT"], m.loc["GRR"]
+    eps = [e for e in opt.index if e in grr.index]
+    large = [e for e in eps if e >= LARGE_EPSILON]
+    sp = [e for e in large if opt.at[e, "Delta_SP"] < grr.at[e, "Delta_SP"]]
+    eo = [e for e in large if opt.at[e, "Delta_EO"] < grr.at[e, "Delta_EO"]]
+    acc_gap = max(abs(opt.at[e, "acc"] - grr.at[e, "acc"]) for e in eps)
+    checks = {
+        f"{figure}: OPT Delta_SP < GRR at eps >= {LARGE_EPSILON:g}": len(sp) == len(large) and bool(large),
+        f"{figure}: OPT Delta_EO < GRR at eps >= {LARGE_EPSILON:g}": len(eo) == len(large) and bool(large),
+        f"{figure}: |acc(OPT) - acc(GRR)| <= {ACC_TOLERANCE:g}": bool(acc_gap <= ACC_TOLERANCE),
+    }
+    e_max = max(eps)
+    evidence = (f"{figure}: OPT below GRR in Delta_SP at {len(sp)}/{len(large)} and in Delta_EO at "
+                f"{len(eo)}/{len(large)} epsilons >= {LARGE_EPSILON:g}; at eps = {e_max:g}: Delta_SP "
+                f"{opt.at[e_max, 'Delta_SP']:.3f} vs {grr.at[e_max, 'Delta_SP']:.3f}, Delta_EO "
+                f"{opt.at[e_max, 'Delta_EO']:.3f} vs {grr.at[e_max, 'Delta_EO']:.3f}; largest accuracy "
+                f"gap {acc_gap:.4f}")
+    return evidence, checks
+
+
+def halving_checks(results: pd.DataFrame, figure: str, factor: float) -> tuple[str, dict[str, bool]]:
+    """The paper's quantitative V-A statements at the largest epsilon of a binary figure.
+
+    LSAC (``factor = 0.5``-ish): "both Delta_SP and Delta_EO are nearly halved"
+    (OPT's gaps at most ``factor`` of the non-private ones); Adult: "fairness
+    improves by at least 2%" (OPT's gaps at least 0.02 below the non-private
+    ones, ``factor`` ignored when negative).
+    """
+    if results.empty or "OPT" not in set(results["mechanism"]):
+        return "no results", {}
+    m = _means(results, ["Delta_SP", "Delta_EO"])
+    base = m.loc["NonDP"].iloc[0]
+    opt = m.loc["OPT"]
+    e_max = max(opt.index)
+    o = opt.loc[e_max]
+    if factor > 0:
+        checks = {f"{figure}: OPT {g} <= {factor:g} x NonDP at eps = {e_max:g}":
+                  bool(o[g] <= factor * base[g]) for g in ("Delta_SP", "Delta_EO")}
+    else:
+        checks = {f"{figure}: NonDP - OPT {g} >= 0.02 at eps = {e_max:g}": bool(base[g] - o[g] >= 0.02)
+                  for g in ("Delta_SP", "Delta_EO")}
+    evidence = (f"{figure}, eps = {e_max:g}: Delta_SP {o['Delta_SP']:.4f} (NonDP {base['Delta_SP']:.4f}), "
+                f"Delta_EO {o['Delta_EO']:.4f} (NonDP {base['Delta_EO']:.4f})")
+    return evidence, checks
+
+
+def two_step_checks(results: pd.DataFrame) -> tuple[str, dict[str, bool]]:
+    """Section V-B's statements on Fig. 6 (means over splits, true test attribute)."""
+    if results.empty:
+        return "no results", {}
+    m = results.groupby(["dataset", "mechanism", "epsilon"])[["acc", "Delta_EOd"]].mean()
+    checks: dict[str, bool] = {}
+    parts = []
+    if "lsac" in m.index.get_level_values(0):
+        lo, lr = m.loc[("lsac", "OPT")], m.loc[("lsac", "RR")]
+        gap = float((lo["acc"] - lr["acc"]).abs().max())
+        better = int((lo["Delta_EOd"] < lr["Delta_EOd"]).sum())
+        checks["LSAC: |acc(OPT) - acc(RR)| <= 0.01 at every eps"] = gap <= ACC_TOLERANCE
+        checks["LSAC: OPT Delta_EOd < RR at most eps"] = better > len(lo) / 2
+        parts.append(f"LSAC: accuracy gap at most {gap:.4f}; OPT lower Delta_EOd at {better}/{len(lo)} eps")
+    if "adult" in m.index.get_level_values(0):
+        ao, ar = m.loc[("adult", "OPT")], m.loc[("adult", "RR")]
+        large = [e for e in ao.index if e >= 4]
+        small = [e for e in ao.index if e <= 1]
+        lower = sum(ao.at[e, "Delta_EOd"] < ar.at[e, "Delta_EOd"] for e in large)
+        higher = sum(ao.at[e, "acc"] > ar.at[e, "acc"] for e in small)
+        checks["Adult: OPT Delta_EOd < RR at every eps >= 4"] = lower == len(large) and bool(large)
+        checks["Adult: OPT accuracy > RR at every eps <= 1"] = higher == len(small) and bool(small)
+        parts.append(f"Adult: OPT lower Delta_EOd at {lower}/{len(large)} eps >= 4, higher accuracy at "
+                     f"{higher}/{len(small)} eps <= 1")
+    return "; ".join(parts), checks
+
+
+def table1_checks(long: pd.DataFrame) -> tuple[str, dict[str, bool]]:
+    """Section V-C's Table I claim: at matched accuracy OPT has lower Delta_SP and Delta_MEO."""
+    from .ghoukasian2025_baselines import matched_fairprojection
+
+    if long.empty:
+        return "no results", {}
+    matched = matched_fairprojection(long)
+    means = long.groupby(["dataset", "method"])[["acc", "Delta_SP", "Delta_MEO"]].mean()
+    checks, parts = {}, []
+    for row in matched.itertuples(index=False):
+        metric = "Delta_SP" if row.constraint == "sp" else "Delta_MEO"
+        fp, opt = means.loc[(row.dataset, row.method)], means.loc[(row.dataset, "OPT")]
+        name = f"{row.dataset}: OPT {metric} < FairProjection-{row.constraint} (tol {row.tolerance:g})"
+        checks[name] = bool(opt[metric] < fp[metric])
+        parts.append(f"{row.dataset} {metric}: OPT {opt[metric]:.3f} vs FP-{row.constraint} "
+                     f"{fp[metric]:.3f} (acc {opt['acc']:.3f} vs {fp['acc']:.3f})")
+    return "; ".join(parts), checks
+
+
+def table2_checks(long: pd.DataFrame, groups: str = "authors") -> tuple[str, dict[str, bool]]:
+    """Section V-C's Table II claim: OPT more accurate than FairBalance, Delta_EO lower or comparable."""
+    if long.empty:
+        return "no results", {}
+    part = long[long["groups"] == groups]
+    g = part.groupby(["dataset", "method"])[["acc", "Delta_EO"]]
+    means, sem = g.mean(), g.sem()
+    checks, parts = {}, []
+    for ds in sorted(part["dataset"].unique()):
+        o, f = means.loc[(ds, "OPT")], means.loc[(ds, "FairBalance")]
+        se_o, se_f = sem.loc[(ds, "OPT"), "Delta_EO"], sem.loc[(ds, "FairBalance"), "Delta_EO"]
+        half = 1.96 * float(np.hypot(se_o, se_f))
+        checks[f"{ds}: acc(OPT) > acc(FairBalance)"] = bool(o["acc"] > f["acc"])
+        checks[f"{ds}: Delta_EO(OPT) <= Delta_EO(FairBalance) + 95% CI"] = bool(
+            o["Delta_EO"] <= f["Delta_EO"] + half)
+        parts.append(f"{ds}: acc {o['acc']:.3f} vs {f['acc']:.3f}, Delta_EO {o['Delta_EO']:.3f} vs "
+                     f"{f['Delta_EO']:.3f}")
+    return "; ".join(parts), checks
+
+
+def claims(
+    lgbm: dict[str, pd.DataFrame],
+    fig6: pd.DataFrame,
+    table1_long: pd.DataFrame,
+    table2_long: pd.DataFrame,
+    theorem2: pd.DataFrame | None = None,
+    lemma1: pd.DataFrame | None = None,
+) -> list[Claim]:
+    """The paper's claims checked on our results (verdicts computed from the checks)."""
+    out: list[Claim] = []
+    if theorem2 is not None:
+        gap = float(theorem2["gap"].abs().max())
+        below = bool((theorem2["ratio_closed"] <= theorem2["ratio_rr"] + 1e-12).all())
+        out.append(Claim("Thm 2", "The closed-form mechanism minimises Delta'(D_M)/Delta'(D) among binary "
+                         "mechanisms of level exactly epsilon, and beats randomised response.",
+                         f"{len(theorem2)} random instances: largest |closed form - brute force| = "
+                         f"{gap:.1e}; "
+                         f"closed form <= RR on all: {below}",
+                         {"closed form = brute force (1e-6)": gap < 1e-6, "closed form <= RR": below}))
+    if lemma1 is not None:
+        worst = float(lemma1["ratio"].max())
+        out.append(Claim("Lemma 1", "GRR never increases the data unfairness Delta'.",
+                         f"{len(lemma1)} random k-ary distributions (k = 2..{int(lemma1['k'].max())}): "
+                         f"largest Delta'(GRR)/Delta' = {worst:.6f}",
+                         {"Delta'(GRR) <= Delta' on every instance": worst <= 1 + 1e-12}))
+    ev, ch = [], {}
+    for fig in LGBM_FIGURES:
+        e, c = lgbm_checks(lgbm.get(fig, pd.DataFrame()), fig)
+        ev.append(e)
+        ch.update(c)
+    out.append(Claim("V-A", "OPT reduces classification unfairness (Delta_SP, Delta_EO) relative to GRR/SS "
+                     "while keeping comparable accuracy, with larger gains as epsilon grows (Figs. 1-5).",
+                     " | ".join(ev), ch))
+    e1, c1 = halving_checks(lgbm.get("fig2", pd.DataFrame()), "fig2", 0.6)
+    e2, c2 = halving_checks(lgbm.get("fig1", pd.DataFrame()), "fig1", -1)
+    out.append(Claim("V-A (numbers)", "On LSAC both gaps are nearly halved; on Adult fairness improves by "
+                     "at least 2% (binary gender, Figs. 1-2).", f"{e1}; {e2}", {**c1, **c2}))
+    e, c = two_step_checks(fig6)
+    out.append(Claim("V-B", "OPT can replace RR in Mozannar et al.'s two-step method: on LSAC similar "
+                     "accuracy and smaller Delta_EOd at most epsilon; on Adult lower Delta_EOd at larger "
+                     "epsilon and higher accuracy at smaller epsilon (Fig. 6).", e, c))
+    e, c = table1_checks(table1_long)
+    out.append(Claim("V-C (Table I)", "At matched accuracy OPT (eps = 1) has lower Delta_SP and Delta_MEO "
+                     "than FairProjection on Adult and COMPAS.", e, c))
+    e, c = table2_checks(table2_long)
+    out.append(Claim("V-C (Table II)", "OPT (eps = 1) is more accurate than FairBalance on Bank, Math and "
+                     "German with lower or comparable Delta_EO.", e, c))
+    return out
+
+
+__all__ += ["ACC_TOLERANCE", "LARGE_EPSILON", "lgbm_checks", "halving_checks", "two_step_checks",
+            "table1_checks", "table2_checks", "claims"]
+
+
+# --------------------------------------------------------------------------- more figures
+def plot_two_step(results: pd.DataFrame, *, test_attribute: str = "true") -> Any:
+    """Fig. 6: accuracy and Delta_EOd of the two-step method with RR and OPT, per dataset.
+
+    ``test_attribute="private"`` plots the variant where the derived predictor is
+    applied with the privatised test attribute (the authors' RR branch).
+    """
+    import matplotlib.pyplot as plt
+
+    from .. import style
+
+    style.use()
+    suffix = "" if test_attribute == "true" else "_private_test"
+    datasets = [d for d in ("adult", "lsac") if d in set(results["dataset"])]
+    fig, ax = plt.subplots(len(datasets), 2, figsize=(9.0, 3.0 * len(datasets)), squeeze=False,
+                           constrained_layout=True)
+    metrics = [f"acc{suffix}", f"Delta_EOd{suffix}"]
+    s = summarise(results, ["dataset", "mechanism", "epsilon"], metrics)
+    for i, ds in enumerate(datasets):
+        for j, (metric, ylabel) in enumerate(zip(metrics, ("accuracy", r"$\Delta_{EOd}$"), strict=True)):
+            a = ax[i, j]
+            for mech, look in (("RR", "GRR"), ("OPT", "OPT")):
+                part = s[(s["dataset"] == ds) & (s["mechanism"] == mech)].sort_values("epsilon")
+                a.errorbar(part["epsilon"], part[f"{metric}_mean"], yerr=part[f"{metric}_ci"],
+                           color=style.color(look), marker=style.marker(look), capsize=2, ms=4, label=mech)
+            a.set_xscale("log")
+            a.set_xlabel(r"$\varepsilon$")
+            a.set_ylabel(ylabel)
+            a.set_title(_DATASET_LABEL.get(ds, ds.upper() if ds == "lsac" else ds.title()), fontsize=9)
+        ax[i, 0].legend(fontsize=7)
+    return fig
+
+
+def plot_zeta_tradeoff(frames: dict[str, pd.DataFrame]) -> Any:
+    """Program (9)/(10): OPT's Delta against zeta, with GRR's point, one panel per case."""
+    import matplotlib.pyplot as plt
+
+    from .. import style
+
+    style.use()
+    fig, ax = plt.subplots(1, len(frames), figsize=(3.2 * len(frames), 3.0), squeeze=False,
+                           constrained_layout=True)
+    for a, (title, df) in zip(ax[0], frames.items(), strict=True):
+        for eps, part in df.groupby("epsilon"):
+            (line,) = a.plot(part["zeta"], part["delta_opt"], marker="o", ms=3,
+                             label=rf"OPT, $\varepsilon$={eps:g}")
+            a.plot(part["zeta_grr"].iloc[0], part["delta_grr"].iloc[0], marker=style.marker("GRR"),
+                   color=line.get_color(), ms=8, ls="none", mfc="none")
+            a.axvline(part["zeta_min"].iloc[0], color=line.get_color(), lw=0.8, ls=":")
+        a.set_xlabel(r"utility bound $\zeta$")
+        a.set_ylabel(r"$\Delta(D_M)$")
+        a.set_title(title, fontsize=9)
+        a.legend(fontsize=7)
+    return fig
+
+
+def plot_theorem2(check: pd.DataFrame) -> Any:
+    """Theorem 2 check: brute-force vs closed-form ratio, and RR's ratio against OPT's."""
+    import matplotlib.pyplot as plt
+
+    from .. import style
+
+    style.use()
+    fig, ax = plt.subplots(1, 2, figsize=(8.0, 3.2), constrained_layout=True)
+    ax[0].plot(check["ratio_brute"], check["ratio_closed"], "o", ms=3, color=style.color("OPT"))
+    ax[0].plot([0, 1], [0, 1], color="0.5", lw=0.8)
+    ax[0].set_xlabel(r"brute force $\min \Delta'(D_M)/\Delta'(D)$")
+    ax[0].set_ylabel("Theorem 2 closed form")
+    ax[1].plot(check["epsilon"], check["ratio_rr"] / check["ratio_closed"], "o", ms=3,
+               color=style.color("GRR"))
+    ax[1].axhline(1, color="0.5", lw=0.8)
+    ax[1].set_xscale("log")
+    ax[1].set_yscale("log")
+    ax[1].set_xlabel(r"$\varepsilon$")
+    ax[1].set_ylabel("RR ratio / OPT ratio")
+    return fig
+
+
+__all__ += ["plot_two_step", "plot_zeta_tradeoff", "plot_theorem2"]
