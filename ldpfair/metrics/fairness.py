@@ -56,6 +56,7 @@ __all__ = [
     "soft_equal_opportunity",
     "hamman2023_metrics",
     "risk_difference",
+    "max_gap_average_odds",
 ]
 
 NanPolicy = Literal["propagate", "omit"]
@@ -446,3 +447,22 @@ def risk_difference(y_pred: object, *, sensitive_features: object) -> float:
     y_pred = check_binary(y_pred, "y_pred")
     r = _binary_groups(y_pred, y_pred, sensitive_features, warn=("selection_rate",))
     return float(abs(r.at[1, "selection_rate"] - r.at[0, "selection_rate"]))
+
+
+# --------------------------------------------------------------------------- FairBalance (Table II)
+def max_gap_average_odds(
+    y_true: object,
+    y_pred: object,
+    *,
+    sensitive_features: object,
+    labels: Sequence[object] | None = None,
+    nan_policy: NanPolicy = "propagate",
+) -> float:
+    """FairBalance's mAOD: ``max_a (TPR_a + FPR_a)/2 - min_a (TPR_a + FPR_a)/2``.
+
+    Yu, Chakraborty & Menzies (2024), ``Metrics.aod()``; the authors' code of ghoukasian2025 reports it
+    as "Delta_MEO" in Table II. It is *not* :func:`max_gap_mean_equalized_odds`: opposite TPR and FPR
+    gaps cancel here (``|dTPR + dFPR| / 2 <= (|dTPR| + |dFPR|) / 2``).
+    """
+    r = _rates(y_true, y_pred, sensitive_features, labels, ("tpr", "fpr"))
+    return max_gap(0.5 * (r["tpr"].to_numpy() + r["fpr"].to_numpy()), nan_policy=nan_policy)
