@@ -28,6 +28,7 @@ __all__ = [
     "Claim",
     "agreement",
     "claims_table",
+    "compact",
     "side_by_side",
     "summarise",
     "verdict",
@@ -268,3 +269,28 @@ def claims_table(claims: Iterable[Claim]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def compact(table: pd.DataFrame, on: str | Sequence[str], metrics: str | Sequence[str], *,
+            digits: int = 1) -> pd.DataFrame:
+    """A narrow, readable version of a :func:`side_by_side` table.
+
+    For each metric: ``<m> paper``, ``<m> ours`` as ``"mean ± half-width"`` and
+    ``<m> diff``, formatted with ``digits`` decimals (empty where absent).
+    """
+    on = [on] if isinstance(on, str) else list(on)
+    metrics = [metrics] if isinstance(metrics, str) else list(metrics)
+    out = table[on].copy()
+
+    def num(v: object) -> str:
+        return "" if v is None or pd.isna(v) else f"{float(v):.{digits}f}"
+
+    for m in metrics:
+        if f"{m} (paper)" in table:
+            out[f"{m} paper"] = table[f"{m} (paper)"].map(num)
+        ours, half = table[f"{m} (ours)"], table.get(f"{m} ±", pd.Series(np.nan, index=table.index))
+        out[f"{m} ours"] = [num(o) + (f" ± {num(h)}" if pd.notna(h) and pd.notna(o) else "")
+                            for o, h in zip(ours, half, strict=True)]
+        if f"{m} diff" in table:
+            out[f"{m} diff"] = table[f"{m} diff"].map(num)
+    return out

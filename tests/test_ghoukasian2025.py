@@ -177,11 +177,28 @@ def test_matched_fairprojection_picks_the_closest_accuracy():
     for tol, acc in zip(baselines.FP_TOLERANCES, np.linspace(0.80, 0.86, len(baselines.FP_TOLERANCES)),
                         strict=True):
         for c in ("sp", "meo"):
-            rows.append({"dataset": "d", "seed": 0, "method": f"FP-{c}-{tol:g}", "acc": acc})
-    rows.append({"dataset": "d", "seed": 0, "method": "OPT", "acc": 0.8455})
+            rows.append({"dataset": "d", "trial": 0, "method": f"FP-{c}-{tol:g}", "acc": acc})
+    rows.append({"dataset": "d", "trial": 0, "method": "OPT", "acc": 0.8455})
     m = baselines.matched_fairprojection(pd.DataFrame(rows))
     accs = dict(zip(baselines.FP_TOLERANCES, np.linspace(0.80, 0.86, len(baselines.FP_TOLERANCES)),
                     strict=True))
     best = min(accs, key=lambda t: abs(accs[t] - 0.8455))
     assert set(m["tolerance"]) == {best}
 
+
+
+def test_long_fairprojection_keeps_trials_apart():
+    wide = pd.DataFrame({"dataset": ["d", "d"], "trial": [0, 1], "seed": [0, 0],
+                         "OPT__acc": [0.5, 0.7], "base__acc": [0.6, 0.8]})
+    long = baselines.long_fairprojection(wide)
+    assert len(long) == 4
+    assert long.loc[long["method"] == "OPT", "acc"].tolist() == [0.5, 0.7]
+
+
+def test_compact_table_formats_mean_and_interval():
+    from ldpfair.reporting import compact
+
+    t = pd.DataFrame({"dataset": ["d"], "acc (paper)": [86.1], "acc (ours)": [85.04], "acc ±": [0.26],
+                      "acc diff": [-1.06]})
+    c = compact(t, "dataset", "acc")
+    assert c.iloc[0].tolist() == ["d", "86.1", "85.0 ± 0.3", "-1.1"]

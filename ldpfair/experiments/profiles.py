@@ -69,7 +69,8 @@ def run_profile(
     Returns
     -------
     pandas.DataFrame
-        Tidy results; ``attrs["coverage"]`` = ``{"present", "total"}``.
+        Tidy results; ``attrs["coverage"]`` = ``{"present", "total"}`` (plus
+        ``"computed": profile`` when the results were computed rather than read).
     """
     grid = select_profile(profile, grids)
     if compute is None:
@@ -81,6 +82,7 @@ def run_profile(
         return frame
     start = time.perf_counter()
     frame = run(grid, n_jobs=n_jobs, cache=cache, progress=progress)
+    frame.attrs["coverage"] = {**frame.attrs["coverage"], "computed": profile}
     if profile == "paper" and results is not None:
         save_results(frame, Path(results), grid=grid, wall_time=time.perf_counter() - start,
                      metadata={"profile": profile, "n_jobs": n_jobs})

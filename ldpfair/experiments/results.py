@@ -199,6 +199,8 @@ def load_results(
 def coverage_note(coverage: Mapping[str, int], what: str = "cells") -> str:
     """One line for a book page: how many of the grid's cells the figure shows."""
     present, total = int(coverage["present"]), int(coverage["total"])
+    if coverage.get("computed"):
+        return f"{present} of {total} {what} computed now (the {coverage['computed']} profile)."
     if present == total:
         return f"All {total} {what} of the paper profile are present in the committed results."
     return (f"{present} of {total} {what} of the paper profile are present in the committed "
