@@ -133,7 +133,11 @@ def build_lgbm(
 
 
 def plot_lgbm(results: pd.DataFrame, figure: str, *, ax: Any = None) -> Any:
-    """Draw one of Figs. 1-5: accuracy (left) and the two fairness gaps (right) vs epsilon.
+    """Draw one of Figs. 1-5: accuracy, Delta_SP and Delta_EO against epsilon.
+
+    The paper's layout puts accuracy on the left and both gaps in one right
+    panel; we give each gap its own panel (same data, easier to read) and one
+    legend below.
 
     Parameters
     ----------
@@ -141,7 +145,7 @@ def plot_lgbm(results: pd.DataFrame, figure: str, *, ax: Any = None) -> Any:
         The figure's tidy results (``mechanism, epsilon, seed, acc, Delta_SP, Delta_EO``).
     figure : str
         Key of :data:`LGBM_FIGURES` (used in the title).
-    ax : sequence of two Axes, optional
+    ax : sequence of three Axes, optional
 
     Returns
     -------
@@ -154,32 +158,26 @@ def plot_lgbm(results: pd.DataFrame, figure: str, *, ax: Any = None) -> Any:
     style.use()
     spec = LGBM_FIGURES[figure]
     if ax is None:
-        fig, ax = plt.subplots(1, 2, figsize=(9.0, 3.4), constrained_layout=True)
+        fig, ax = plt.subplots(1, 3, figsize=(10.0, 3.4), constrained_layout=True)
     else:
         fig = ax[0].figure
-    s = summarise(results, ["mechanism", "epsilon"], ["acc", "Delta_SP", "Delta_EO"])
-    nondp = summarise(results[results["mechanism"] == "NonDP"], ["mechanism"],
-                      ["acc", "Delta_SP", "Delta_EO"])
-    panels = [(ax[0], ("acc",), "accuracy"), (ax[1], ("Delta_SP", "Delta_EO"), "fairness gap")]
-    for a, metrics, ylabel in panels:
-        for metric in metrics:
-            for mech in [m for m in ("OPT", "GRR", "SS") if m in set(s["mechanism"])]:
-                part = s[s["mechanism"] == mech].sort_values("epsilon")
-                label = mech if len(metrics) == 1 else f"{mech} {_METRIC_LABEL[metric]}"
-                ls = "-" if metric != "Delta_EO" else "--"
-                a.errorbar(part["epsilon"], part[f"{metric}_mean"], yerr=part[f"{metric}_ci"],
-                           color=style.color(mech), marker=style.marker(mech), ls=ls, capsize=2,
-                           label=label, ms=4)
-            if len(nondp):
-                v = float(nondp[f"{metric}_mean"].iloc[0])
-                ls = ":" if metric != "Delta_EO" else "-."
-                name = "NonDP" if len(metrics) == 1 else f"NonDP {_METRIC_LABEL[metric]}"
-                a.axhline(v, color=style.color("NonDP"), ls=ls, lw=1.2, label=name)
+    metrics = ("acc", "Delta_SP", "Delta_EO")
+    s = summarise(results, ["mechanism", "epsilon"], list(metrics))
+    nondp = summarise(results[results["mechanism"] == "NonDP"], ["mechanism"], list(metrics))
+    for a, metric in zip(ax, metrics, strict=True):
+        for mech in [m for m in ("OPT", "GRR", "SS") if m in set(s["mechanism"])]:
+            part = s[s["mechanism"] == mech].sort_values("epsilon")
+            a.errorbar(part["epsilon"], part[f"{metric}_mean"], yerr=part[f"{metric}_ci"],
+                       color=style.color(mech), marker=style.marker(mech), capsize=2,
+                       label="RR" if mech == "GRR" and spec["k"] == 2 else mech, ms=4)
+        if len(nondp):
+            a.axhline(float(nondp[f"{metric}_mean"].iloc[0]), color=style.color("NonDP"), ls="--",
+                      lw=1.2, label="NonDP")
         a.set_xscale("log")
         a.set_xlabel(r"$\varepsilon$")
-        a.set_ylabel(ylabel)
-    ax[1].legend(fontsize=7, ncol=2, loc="best")
-    ax[0].legend(fontsize=7, loc="best")
+        a.set_ylabel(_METRIC_LABEL[metric])
+    handles, labels = ax[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), fontsize=8, frameon=False)
     fig.suptitle(f"{_DATASET_LABEL[spec['dataset']]}, {spec['protected']} (k = {spec['k']})",
                  fontsize=10)
     return fig
