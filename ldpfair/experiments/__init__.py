@@ -36,6 +36,7 @@ from .results import (
     verify_results,
 )
 from .sweep import Sweep, SweepTask
+from .union import GridUnion
 
 __all__ = [
     "DEFAULT_CACHE",
@@ -48,6 +49,7 @@ __all__ = [
     "DatasetSpec",
     "Evaluation",
     "Grid",
+    "GridUnion",
     "ModelSpec",
     "PrivSpec",
     "Sweep",
