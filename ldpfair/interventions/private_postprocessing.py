@@ -264,9 +264,7 @@ class PrivateEqualizedOdds:
         -------
         ndarray of int64, shape (n,)
         """
-        rng = check_rng(rng)
-        prob = self.predict_proba(y_hat, a)
-        return (rng.random(prob.shape[0]) < prob).astype(np.int64)
+        return _bernoulli(self.predict_proba(y_hat, a), rng)
 
     def predict_private(self, y_hat: object, z: object, *, rng: np.random.Generator) -> np.ndarray:
         """Randomised predictions ``Ytilde ~ Bernoulli(t[z, yhat])`` (privatised attribute).
@@ -281,9 +279,13 @@ class PrivateEqualizedOdds:
         -------
         ndarray of int64, shape (n,)
         """
-        rng = check_rng(rng)
-        prob = self.predict_proba_private(y_hat, z)
-        return (rng.random(prob.shape[0]) < prob).astype(np.int64)
+        return _bernoulli(self.predict_proba_private(y_hat, z), rng)
+
+
+def _bernoulli(prob: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Independent draws ``Bernoulli(prob)`` with an explicit generator (vectorised)."""
+    rng = check_rng(rng)
+    return (rng.random(prob.shape[0]) < prob).astype(np.int64)
 
 
 def lp_matrices(M: np.ndarray, joint: np.ndarray, beta: np.ndarray, alpha: float) -> tuple[np.ndarray, ...]:
