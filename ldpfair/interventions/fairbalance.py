@@ -18,6 +18,7 @@ from typing import Literal
 import numpy as np
 
 from .._validation import check_choice
+from ..metrics.groups import check_binary
 
 __all__ = ["fairbalance_weights"]
 
@@ -77,20 +78,9 @@ def fairbalance_weights(
     """
     check_choice(single_class, ("raise", "authors"), "single_class")
     codes, labels = _encode(groups)
-    yy = np.asarray(y)
-    if yy.ndim != 1:
-        raise ValueError(f"y must be one-dimensional, got shape {yy.shape}")
+    yy = check_binary(y, "y")
     if yy.shape[0] != codes.shape[0]:
         raise ValueError(f"y has {yy.shape[0]} entries but groups has {codes.shape[0]} rows")
-    if yy.dtype.kind == "b":
-        yy = yy.astype(np.int64)
-    elif yy.dtype.kind not in "iuf":
-        raise ValueError(f"y must hold binary labels 0/1, got dtype {yy.dtype}")
-    bad = (yy != 0) & (yy != 1)
-    if bad.any():
-        raise ValueError(f"y must hold binary labels 0/1; found {int(bad.sum())} other value(s), "
-                         f"e.g. {yy[bad][0]!r}")
-    yy = yy.astype(np.int64)
     g = len(labels)
     cell = np.bincount(codes * 2 + yy, minlength=2 * g).reshape(g, 2)
     n_a = cell.sum(axis=1)

@@ -72,6 +72,7 @@ from scipy.special import logsumexp, softmax
 from sklearn.exceptions import ConvergenceWarning
 
 from .._validation import check_choice
+from ..metrics.groups import check_binary
 
 __all__ = ["FairProjection"]
 
@@ -109,20 +110,10 @@ def _check_groups(groups: object, n: int, name: str = "groups") -> np.ndarray:
 
 
 def _check_labels(y: object, n: int) -> np.ndarray:
-    arr = np.asarray(y)
-    if arr.ndim != 1:
-        raise ValueError(f"y must be one-dimensional, got shape {arr.shape}")
+    arr = check_binary(y, "y")
     if arr.shape[0] != n:
         raise ValueError(f"y has {arr.shape[0]} entries but scores has {n}")
-    if arr.dtype.kind == "b":
-        return arr.astype(np.int64)
-    if arr.dtype.kind not in "iuf":
-        raise ValueError(f"y must hold binary labels 0/1, got dtype {arr.dtype}")
-    bad = (arr != 0) & (arr != 1)
-    if bad.any():
-        raise ValueError(f"y must hold binary labels 0/1; found {int(bad.sum())} other value(s), "
-                         f"e.g. {arr[bad][0]!r}")
-    return arr.astype(np.int64)
+    return arr
 
 
 def _check_nonneg(value: object, name: str, *, positive: bool = False) -> float:

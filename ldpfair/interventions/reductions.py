@@ -350,7 +350,7 @@ class ExponentiatedGradientEO:
             ``self``.
         """
         eps, max_iter, nu, eta0, bound = self._validated_params()
-        y_arr = _binary_labels(y, "y")
+        y_arr = check_binary(y, "y")
         n = y_arr.shape[0]
         n_rows = _n_rows(X)
         sf = np.asarray(sensitive_features)
@@ -481,7 +481,3 @@ def _n_rows(X: object) -> int:
     if len(shape) != 2:
         raise ValueError(f"X must be two-dimensional (n_samples, n_features), got shape {tuple(shape)}")
     return int(shape[0])
-
-
-def _binary_labels(values: object, name: str) -> np.ndarray:
-    return check_binary(values, name)
