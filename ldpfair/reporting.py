@@ -147,6 +147,7 @@ def agreement(
     metrics: str | Sequence[str],
     *,
     level: float = 0.95,
+    long: bool = False,
 ) -> pd.DataFrame:
     """Compare two sets of repetitions cell by cell (e.g. ours vs the authors' seeds).
 
@@ -163,12 +164,16 @@ def agreement(
         Metrics to compare.
     level : float
         Confidence level.
+    long : bool
+        Return one row per cell and metric (columns ``metric, ours, theirs, diff,
+        halfwidth, agrees``) instead of one wide row per cell.
 
     Returns
     -------
     pandas.DataFrame
         One row per cell present in both, with ``<m> ours``, ``<m> theirs``,
-        ``<m> diff``, ``<m> halfwidth`` and ``<m> agrees`` for each metric.
+        ``<m> diff``, ``<m> halfwidth`` and ``<m> agrees`` for each metric
+        (``long=False``), or the long table described under ``long``.
     """
     on = [on] if isinstance(on, str) else list(on)
     metrics = [metrics] if isinstance(metrics, str) else list(metrics)
@@ -192,7 +197,23 @@ def agreement(
         out[f"{k} halfwidth"] = half
         # two identical constant columns agree; otherwise compare with the interval
         out[f"{k} agrees"] = (diff.abs() <= half.fillna(0.0)) | (diff.abs() <= 1e-12)
-    return out
+    if not long:
+        return out
+    parts = []
+    for k in metrics:
+        part = out[on].copy()
+        part["metric"] = k
+        for col in _AGREEMENT_COLUMNS:
+            part[col] = out[f"{k} {col}"].to_numpy()
+        parts.append(part)
+    if not parts:
+        return pd.DataFrame(columns=[*on, "metric", *_AGREEMENT_COLUMNS])
+    long_table = pd.concat(parts, ignore_index=True)
+    long_table["agrees"] = long_table["agrees"].astype(bool)
+    return long_table
+
+
+_AGREEMENT_COLUMNS = ("ours", "theirs", "diff", "halfwidth", "agrees")
 
 
 def verdict(checks: bool | Iterable[bool]) -> str:

@@ -53,6 +53,21 @@ def test_agreement_detects_shift_not_noise():
     assert not shifted["acc agrees"].any()
 
 
+def test_agreement_long_is_the_wide_table_stacked():
+    ours = _runs(3, 0.8).assign(f1=lambda d: d.acc + 0.1)
+    theirs = _runs(4, 0.9).assign(f1=lambda d: d.acc - 0.1)
+    wide = agreement(ours, theirs, "cell", ["acc", "f1"]).set_index("cell")
+    long = agreement(ours, theirs, "cell", ["acc", "f1"], long=True)
+    assert list(long.columns) == ["cell", "metric", "ours", "theirs", "diff", "halfwidth", "agrees"]
+    assert len(long) == 4 and long["agrees"].dtype == bool
+    for row in long.itertuples():
+        for col in ("ours", "theirs", "diff", "halfwidth", "agrees"):
+            assert getattr(row, col) == wide.loc[row.cell, f"{row.metric} {col}"]
+    # acc differs by 0.1 and the f1 columns by 0.1 the other way: neither agrees, diffs opposite
+    assert (long.set_index("metric").loc["acc", "diff"] < 0).all()
+    assert (long.set_index("metric").loc["f1", "diff"] > 0).all()
+
+
 def test_verdicts_are_computed():
     assert verdict([True, True]) == "reproduced"
     assert verdict([True, False]) == "partly"

@@ -546,17 +546,7 @@ def agreement_with_authors(
     cols = ["metric", "ours", "theirs", "diff", "halfwidth", "agrees"]
     if ours.empty or authors.empty or not metrics:
         return pd.DataFrame(columns=[*_CELL, *cols])
-    wide = agreement(_cells(ours), _cells(authors), _CELL, metrics, level=level)
-    rows = []
-    for m in metrics:
-        part = wide[_CELL].copy()
-        part["metric"] = m
-        for k in ("ours", "theirs", "diff", "halfwidth", "agrees"):
-            part[k] = wide[f"{m} {k}"].to_numpy()
-        rows.append(part)
-    out = pd.concat(rows, ignore_index=True)
-    out["agrees"] = out["agrees"].astype(bool)
-    return out
+    return agreement(_cells(ours), _cells(authors), _CELL, metrics, level=level, long=True)
 
 
 def agreement_summary(table: pd.DataFrame, by: Sequence[str] = ("dataset", "metric")) -> pd.DataFrame:

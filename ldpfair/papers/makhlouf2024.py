@@ -293,15 +293,7 @@ def agreement_with_authors(runs: pd.DataFrame, authors: pd.DataFrame,
 
     metrics = list(metrics or [*DISPARITY.values(), "acc"])
     on = ["data", "setting", "epsilon"]
-    wide = agreement(runs, authors, on, metrics)
-    rows = []
-    for m in metrics:
-        part = wide[on].copy()
-        part["metric"] = m
-        for k in ("ours", "theirs", "diff", "halfwidth", "agrees"):
-            part[k] = wide[f"{m} {k}"].to_numpy()
-        rows.append(part)
-    return pd.concat(rows, ignore_index=True)
+    return agreement(runs, authors, on, metrics, long=True)
 
 
 def paper_numbers() -> pd.DataFrame:
