@@ -1,0 +1,105 @@
+"""Benchmark of basis pursuit (hamman2023's Algorithm 2): LARS homotopy against HiGHS.
+
+``ldpfair.attacks.basis_pursuit`` solves ``min ||s||_1 s.t. H s = eta`` with the end
+point of scikit-learn's LARS-lasso path (``method="lars"``) and falls back to the
+linear program in HiGHS (``method="highs"``, scipy's ``linprog``). This script times
+both on the synthetic problems of the paper (random binary models, ``N0`` of ``n``
+people disadvantaged), with exact answers and with Attribute-Conceal answers, and
+checks that the two solvers return the same solution and the same recovered
+attributes. HiGHS runs at the smaller size only unless ``--highs-large`` is given
+(it takes minutes per problem at ``n = 10,000``).
+
+Output: ``results/benchmarks/basis_pursuit.csv`` (one row per problem and solver)
+and ``basis_pursuit.json`` (machine, versions).
+
+Usage::
+
+    python benchmarks/bench_basis_pursuit.py            # about five minutes on one core
+    python benchmarks/bench_basis_pursuit.py --quick    # small sizes, seconds
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import scipy  # noqa: E402
+import sklearn  # noqa: E402
+
+from ldpfair import attacks  # noqa: E402
+from ldpfair.datasets.others import hamman_attributes  # noqa: E402
+from ldpfair.experiments.cache import atomic_write_text  # noqa: E402
+
+
+def problem(n: int, n0: int, m: int, epsilon: float, seed: int) -> dict:
+    """One synthetic Attribute-Reveal problem; ``epsilon = inf`` gives exact answers."""
+    rng = np.random.default_rng(seed)
+    a = hamman_attributes(n, n0, rng)
+    H = attacks.random_binary_models(m, n, rng)  # noqa: N806
+    n1, k0 = attacks.group_sizes(a)
+    sp = attacks.sp_queries(H, a)
+    answers = attacks.answer_queries(sp, n1, k0, epsilon, "conceal", rng)
+    return {"a": a, "H": H, "eta": H.sum(axis=1) / n1 - answers, "n1": n1, "n0": k0}
+
+
+def solve(p: dict, method: str) -> tuple[np.ndarray, float, float]:
+    """Solution, seconds, and leakage (%) of one solver on one problem."""
+    start = time.perf_counter()
+    s = attacks.basis_pursuit(p["H"], p["eta"], method=method)
+    seconds = time.perf_counter() - start
+    threshold = 0.5 * (1.0 / p["n1"] + 1.0 / p["n0"])
+    a_hat = np.where(s > threshold, 0, 1)
+    return s, seconds, attacks.leakage(p["a"], a_hat)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="small sizes (seconds)")
+    ap.add_argument("--highs-large", action="store_true", help="also HiGHS at the large size (minutes)")
+    ap.add_argument("--seeds", type=int, default=2)
+    ap.add_argument("--out", default="results/benchmarks")
+    args = ap.parse_args()
+    small, large = ((400, 20, 100), (1000, 50, 200)) if args.quick else ((2000, 50, 400), (10000, 100, 1000))
+    epsilons = [np.inf, 100.0, 10.0]
+    rows = []
+    for (n, n0, m), highs in ((small, True), (large, args.highs_large)):
+        for eps in epsilons:
+            for seed in range(args.seeds):
+                p = problem(n, n0, m, eps, seed)
+                s_lars, t_lars, leak_lars = solve(p, "lars")
+                row = {"n": n, "n0": n0, "m": m, "epsilon": eps, "seed": seed,
+                       "lars_s": t_lars, "lars_leakage": leak_lars,
+                       "lars_l1": float(np.abs(s_lars).sum()),
+                       "lars_residual": float(np.abs(p["H"] @ s_lars - p["eta"]).max())}
+                if highs:
+                    s_lp, t_lp, leak_lp = solve(p, "highs")
+                    row.update(highs_s=t_lp, highs_leakage=leak_lp, highs_l1=float(np.abs(s_lp).sum()),
+                               max_abs_diff=float(np.abs(s_lars - s_lp).max()),
+                               same_recovery=bool(leak_lars == leak_lp))
+                rows.append(row)
+                print({k: (round(v, 4) if isinstance(v, float) else v) for k, v in row.items()}, flush=True)
+    df = pd.DataFrame(rows)
+    meta = {"machine": {"platform": platform.platform(), "cpu_count": os.cpu_count(),
+                        "python": platform.python_version()},
+            "versions": {"numpy": np.__version__, "scipy": scipy.__version__,
+                         "scikit-learn": sklearn.__version__},
+            "threads": 1, "quick": args.quick, "seeds": args.seeds,
+            "load_average_at_start": os.getloadavg()}
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    atomic_write_text(out / "basis_pursuit.csv", df.to_csv(index=False))
+    atomic_write_text(out / "basis_pursuit.json", json.dumps(meta, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
