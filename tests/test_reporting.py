@@ -64,6 +64,7 @@ def test_agreement_long_is_the_wide_table_stacked():
         for col in ("ours", "theirs", "diff", "halfwidth", "agrees"):
             assert getattr(row, col) == wide.loc[row.cell, f"{row.metric} {col}"]
     # acc differs by 0.1 and the f1 columns by 0.1 the other way: neither agrees, diffs opposite
+    assert not long["agrees"].any()
     assert (long.set_index("metric").loc["acc", "diff"] < 0).all()
     assert (long.set_index("metric").loc["f1", "diff"] > 0).all()
 
