@@ -156,6 +156,28 @@ def test_authors_results_and_self_agreement():
     assert paper.agreement_with_authors(au.iloc[:0], au).empty
 
 
+
+@needs_data
+@pytest.mark.data
+def test_plot_dataset_titles_say_whose_runs_and_how_many_seeds():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    au = paper.authors_results(["lsac"], protocols=("GRR",), epsilons=(1.0, 8.0))
+    ours = au[au["seed"] < 3]
+    titles = lambda fig: [ax.get_title() for ax in fig.axes if ax.get_title()]  # noqa: E731
+    fig = paper.plot_dataset(ours, au, ["DI"], "LSAC")
+    assert titles(fig) == ["LSAC (3 of 20 seeds): uniform split", "LSAC (3 of 20 seeds): k-based split"]
+    fig2 = paper.plot_dataset(au, au, ["DI"], "LSAC")
+    assert titles(fig2)[0] == "LSAC: uniform split"
+    fig3 = paper.plot_dataset(au.iloc[:0], au, ["DI"], "LSAC")
+    assert titles(fig3)[0] == "LSAC, authors' runs: uniform split"
+    with pytest.raises(ValueError, match="no results"):
+        paper.plot_dataset(au.iloc[:0], None, ["DI"], "LSAC")
+    plt.close("all")
+
 @needs_data
 @pytest.mark.data
 def test_claims_on_the_authors_results_and_without_results():

@@ -348,9 +348,14 @@ def plot_dataset(
     """One paper figure: our results with the authors' means overlaid, or theirs alone.
 
     When ``ours`` is empty (results not computed or committed yet) the authors'
-    per-seed results are drawn as the curves and the title says so.
+    per-seed results are drawn as the curves and the title says so; when ours hold
+    fewer seeds than theirs (a computation still in progress) the title gives the
+    number of seeds.
     """
     if ours is not None and len(ours):
+        n_ours = ours["seed"].nunique()
+        if authors is not None and len(authors) and n_ours < authors["seed"].nunique():
+            title = f"{title} ({n_ours} of {authors['seed'].nunique()} seeds)"
         return plot_metrics(ours, metrics, title=title, reference=authors if overlay else None)
     if authors is None or authors.empty:
         raise ValueError(f"no results to draw for {title!r}")
