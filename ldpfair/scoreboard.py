@@ -99,7 +99,8 @@ def cell_agrees(
     return bool(abs(ours_mean - paper_mean) <= half + atol)
 
 
-def item_status(checks: Mapping[str, bool] | Iterable[bool], *, present: int | None = None) -> str:
+def item_status(checks: Mapping[str, bool] | Iterable[bool], *, present: int | None = None,
+                total: int | None = None) -> str:
     """Status of a figure or table: ``"not yet"`` without results, else the checks' verdict.
 
     Parameters
@@ -108,10 +109,16 @@ def item_status(checks: Mapping[str, bool] | Iterable[bool], *, present: int | N
         The item's checks on the committed results.
     present : int, optional
         Number of committed result rows; 0 means "not yet".
+    total : int, optional
+        Number of rows the paper profile declares. While ``0 < present < total``
+        (a computation still in progress) the item is at best ``"partly"``
+        reproduced: a missing run counts as a failed check.
     """
     values = list(checks.values()) if isinstance(checks, Mapping) else list(checks)
     if present == 0 or not values:
         return "not yet"
+    if present is not None and total is not None and present < total:
+        values.append(False)
     return verdict(values)
 
 

@@ -38,6 +38,11 @@ def test_item_status():
     assert sb.item_status([False, False]) == "not reproduced"
     assert sb.item_status([True], present=0) == "not yet"
     assert sb.item_status({}) == "not yet"
+    # a computation in progress is at best "partly" reproduced
+    assert sb.item_status([True, True], present=5, total=10) == "partly"
+    assert sb.item_status([False], present=5, total=10) == "not reproduced"
+    assert sb.item_status([True, True], present=10, total=10) == "reproduced"
+    assert sb.item_status([True], present=0, total=10) == "not yet"
 
 
 def test_published_checks():

@@ -909,7 +909,8 @@ def scoreboard() -> pd.DataFrame:
                     evidence = (f"{share:.0%} of {len(ag)} cells within the Welch 95% interval of the "
                                 f"authors' seeds ({present} of {total} private runs present)")
                 rows.append({"item": f"Figure {fig}", "label": f"fig-arcolezi2023-{fig}",
-                             "status": item_status(checks, present=present), "evidence": evidence})
+                             "status": item_status(checks, present=present, total=total),
+                             "evidence": evidence})
     return pd.DataFrame(rows)
 
 

@@ -531,7 +531,8 @@ def scoreboard() -> pd.DataFrame:
         df = lgbm[fig]
         ev, checks = lgbm_checks(df, fig)
         rows.append({"item": f"Figure {i}", "label": f"fig-ghoukasian2025-{i}",
-                     "status": item_status(checks, present=df.attrs["coverage"]["present"]), "evidence": ev})
+                     "status": item_status(checks, present=df.attrs["coverage"]["present"],
+                                         total=df.attrs["coverage"]["total"]), "evidence": ev})
     ev, checks = two_step_checks(fig6)
     rows.append({"item": "Figure 6", "label": "fig-ghoukasian2025-6",
                  "status": item_status(checks, present=len(fig6)), "evidence": ev})

@@ -453,7 +453,8 @@ def scoreboard() -> pd.DataFrame:
         checks = published_checks(frame, pub, by, ["accuracy", "rd"], paper_n=10, atol=SCOREBOARD_ATOL)
         passed = sum(checks.values())
         rows.append({"item": item, "label": label,
-                     "status": item_status(checks, present=frame.attrs["coverage"]["present"]),
+                     "status": item_status(checks, present=frame.attrs["coverage"]["present"],
+                                         total=frame.attrs["coverage"]["total"]),
                      "evidence": f"{passed}/{len(checks)} published means agree with ours "
                                  f"({SCOREBOARD_FEATURES} features; Welch 95% ± {SCOREBOARD_ATOL})"})
     f1 = t["fig1"]
@@ -468,7 +469,8 @@ def scoreboard() -> pd.DataFrame:
         ev = (f"Spearman ρ(ratio, accuracy) = {acc.statistic:.2f}, ρ(ratio, RD) = {rd.statistic:.2f}; "
               f"largest mean RD {rd_max:.3f} ({SCOREBOARD_FEATURES} features)")
     rows.append({"item": "Figure 1", "label": "fig-xu2019-1",
-                 "status": item_status(checks, present=f1.attrs["coverage"]["present"]), "evidence": ev})
+                 "status": item_status(checks, present=f1.attrs["coverage"]["present"],
+                                         total=f1.attrs["coverage"]["total"]), "evidence": ev})
     return pd.DataFrame(rows)
 
 
