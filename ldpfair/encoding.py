@@ -10,12 +10,13 @@ the supported values) or, for perturbed integer codes, by their one-hot.
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from ._validation import check_domain_size, check_values
+from ._validation import check_values
 
 __all__ = ["one_hot", "feature_blocks", "assemble", "encode_frame"]
 
@@ -23,11 +24,17 @@ __all__ = ["one_hot", "feature_blocks", "assemble", "encode_frame"]
 def one_hot(codes: object, k: int, *, dtype: type = np.float32, name: str = "codes") -> np.ndarray:
     """Return the ``n x k`` one-hot matrix of ``codes`` in ``[0, k)`` (all ``k`` columns).
 
+    A feature may be constant (``k = 1``, e.g. ACSCoverage's state column, all Texas):
+    its block is one column of ones, as ``pandas.get_dummies`` gives. (An LDP
+    protocol still needs ``k >= 2``.)
+
     >>> one_hot([0, 2], 3)
     array([[1., 0., 0.],
            [0., 0., 1.]], dtype=float32)
     """
-    k = check_domain_size(k)
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
+        raise ValueError(f"{name}: domain size k must be an integer >= 1, got {k!r}")
+    k = int(k)
     values = check_values(codes, k, name)
     out = np.zeros((values.shape[0], k), dtype=dtype)
     out[np.arange(values.shape[0]), values] = 1

@@ -254,3 +254,20 @@ def test_adult26k_cell_has_the_authors_test_size():
     assert (df["n_test"] == 9170).all()  # facts_arcolezi2023 section 2
     assert df["n_features"].nunique() == 1
     assert (df["n_0"] + df["n_1"] == 9170).all()
+
+
+@pytest.mark.data
+def test_acs_coverage_cell_keeps_the_constant_state_column():
+    from ldpfair.datasets import load
+    from ldpfair.papers.arcolezi2023 import SENSITIVE
+
+    ds = load("acs_coverage")
+    assert ds.domains["ST"] == 1  # all Texas: a constant feature, one column of ones
+    g = ex.Grid(datasets="acs_coverage", models=ex.ModelSpec("lightgbm", {"n_estimators": 5}),
+                privatizations=[None, ex.PrivSpec("RAPPOR", sensitive=SENSITIVE["acs_coverage"],
+                                                  split="k_based")],
+                epsilons=[1.0], seeds=[0], evaluation=ex.holdout(0.2, split_random_state="seed"))
+    df = ex.run(g, progress=False)
+    assert len(df) == 2 and (df["n_test"] == 19_748).all()
+    width = sum(k for c, k in ds.domains.items() if c != ds.target)
+    assert (df["n_features"] == width).all()
