@@ -61,21 +61,27 @@ def check_epsilon(epsilon: object, name: str = "epsilon", *, allow_inf: bool = F
     return value
 
 
-def check_domain_size(k: object, name: str = "k") -> int:
-    """Return the domain size ``k`` as an int after checking ``k >= 2``.
+def check_domain_size(k: object, name: str = "k", *, minimum: int = 2) -> int:
+    """Return the domain size ``k`` as an int after checking ``k >= minimum``.
+
+    ``minimum`` is 2 for an LDP protocol (a domain needs two values); a feature
+    encoding accepts 1 (a constant feature).
 
     Raises
     ------
+    TypeError
+        If ``k`` is not an integer.
     ValueError
-        If ``k`` is not an integer >= 2.
+        If ``k < minimum``.
     """
     if isinstance(k, bool) or not isinstance(k, numbers.Integral):
         if isinstance(k, numbers.Real) and float(k).is_integer():
-            raise TypeError(f"{name} must be an integer >= 2, got the float {k!r}")
-        raise TypeError(f"{name} must be an integer >= 2, got {k!r} ({type(k).__name__})")
+            raise TypeError(f"{name} must be an integer >= {minimum}, got the float {k!r}")
+        raise TypeError(f"{name} must be an integer >= {minimum}, got {k!r} ({type(k).__name__})")
     k = int(k)
-    if k < 2:
-        raise ValueError(f"{name} must be an integer >= 2 (a domain needs two values), got {k}")
+    if k < minimum:
+        why = " (a domain needs two values)" if minimum == 2 else ""
+        raise ValueError(f"{name} must be an integer >= {minimum}{why}, got {k}")
     return k
 
 

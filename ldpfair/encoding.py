@@ -10,13 +10,12 @@ the supported values) or, for perturbed integer codes, by their one-hot.
 
 from __future__ import annotations
 
-import numbers
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from ._validation import check_values
+from ._validation import check_domain_size, check_values
 
 __all__ = ["one_hot", "feature_blocks", "assemble", "encode_frame"]
 
@@ -32,9 +31,7 @@ def one_hot(codes: object, k: int, *, dtype: type = np.float32, name: str = "cod
     array([[1., 0., 0.],
            [0., 0., 1.]], dtype=float32)
     """
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 1:
-        raise ValueError(f"{name}: domain size k must be an integer >= 1, got {k!r}")
-    k = int(k)
+    k = check_domain_size(k, f"domain size of {name}", minimum=1)
     values = check_values(codes, k, name)
     out = np.zeros((values.shape[0], k), dtype=dtype)
     out[np.arange(values.shape[0]), values] = 1

@@ -49,6 +49,7 @@ __all__ = [
     "COLUMNS",
     "cell_agrees",
     "item_status",
+    "results_status",
     "committed",
     "paper_scoreboard",
     "paper_claims",
@@ -120,6 +121,16 @@ def item_status(checks: Mapping[str, bool] | Iterable[bool], *, present: int | N
     if present is not None and total is not None and present < total:
         values.append(False)
     return verdict(values)
+
+
+def results_status(checks: Mapping[str, bool] | Iterable[bool], frame: pd.DataFrame) -> str:
+    """:func:`item_status` of an item drawn from one committed results frame.
+
+    ``present`` and ``total`` are read from ``frame.attrs["coverage"]`` (as
+    :func:`committed` and :func:`ldpfair.experiments.run` set it).
+    """
+    cov = frame.attrs["coverage"]
+    return item_status(checks, present=int(cov["present"]), total=int(cov["total"]))
 
 
 def committed(paper: str, name: str) -> pd.DataFrame:

@@ -156,7 +156,6 @@ def test_authors_results_and_self_agreement():
     assert paper.agreement_with_authors(au.iloc[:0], au).empty
 
 
-
 @needs_data
 @pytest.mark.data
 def test_plot_dataset_titles_say_whose_runs_and_how_many_seeds():
@@ -177,6 +176,7 @@ def test_plot_dataset_titles_say_whose_runs_and_how_many_seeds():
     with pytest.raises(ValueError, match="no results"):
         paper.plot_dataset(au.iloc[:0], None, ["DI"], "LSAC")
     plt.close("all")
+
 
 @needs_data
 @pytest.mark.data

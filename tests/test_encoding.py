@@ -30,16 +30,16 @@ def test_one_hot_constant_feature_is_a_column_of_ones():
     assert np.array_equal(one_hot(np.zeros(3, dtype=np.int64), 1), np.ones((3, 1), dtype=np.float32))
 
 
-@pytest.mark.parametrize(("codes", "k", "match"), [
-    ([0, 1], 0, "integer >= 1"),
-    ([0, 1], 2.0, "integer >= 1"),
-    ([0, 1], True, "integer >= 1"),
-    ([0, 3], 3, r"must lie in \[0, 3\)"),
-    ([0, -1], 3, r"must lie in \[0, 3\)"),
-    ([0.0, 1.0], 3, "integer dtype"),
+@pytest.mark.parametrize(("codes", "k", "error", "match"), [
+    ([0, 1], 0, ValueError, "integer >= 1"),
+    ([0, 1], 2.0, TypeError, "integer >= 1"),
+    ([0, 1], True, TypeError, "integer >= 1"),
+    ([0, 3], 3, ValueError, r"must lie in \[0, 3\)"),
+    ([0, -1], 3, ValueError, r"must lie in \[0, 3\)"),
+    ([0.0, 1.0], 3, ValueError, "integer dtype"),
 ])
-def test_one_hot_rejects_bad_input(codes, k, match):
-    with pytest.raises(ValueError, match=match):
+def test_one_hot_rejects_bad_input(codes, k, error, match):
+    with pytest.raises(error, match=match):
         one_hot(np.array(codes), k)
 
 

@@ -43,6 +43,11 @@ def test_item_status():
     assert sb.item_status([False], present=5, total=10) == "not reproduced"
     assert sb.item_status([True, True], present=10, total=10) == "reproduced"
     assert sb.item_status([True], present=0, total=10) == "not yet"
+    frame = pd.DataFrame({"x": [1]})
+    frame.attrs["coverage"] = {"present": 5, "total": 10}
+    assert sb.results_status([True, True], frame) == "partly"
+    frame.attrs["coverage"] = {"present": 10, "total": 10}
+    assert sb.results_status([True, True], frame) == "reproduced"
 
 
 def test_published_checks():

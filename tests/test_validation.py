@@ -46,6 +46,9 @@ def test_domain_size():
         check_domain_size(1)
     with pytest.raises(TypeError, match="float"):
         check_domain_size(3.0)
+    assert check_domain_size(1, minimum=1) == 1
+    with pytest.raises(ValueError, match="k must be an integer >= 1, got 0"):
+        check_domain_size(0, minimum=1)
 
 
 def test_values_checks_domain_dtype_and_shape():

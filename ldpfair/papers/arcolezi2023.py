@@ -354,8 +354,9 @@ def plot_dataset(
     """
     if ours is not None and len(ours):
         n_ours = ours["seed"].nunique()
-        if authors is not None and len(authors) and n_ours < authors["seed"].nunique():
-            title = f"{title} ({n_ours} of {authors['seed'].nunique()} seeds)"
+        n_theirs = authors["seed"].nunique() if authors is not None and len(authors) else 0
+        if n_ours < n_theirs:
+            title = f"{title} ({n_ours} of {n_theirs} seeds)"
         return plot_metrics(ours, metrics, title=title, reference=authors if overlay else None)
     if authors is None or authors.empty:
         raise ValueError(f"no results to draw for {title!r}")

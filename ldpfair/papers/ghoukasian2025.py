@@ -511,7 +511,7 @@ def scoreboard() -> pd.DataFrame:
     :func:`two_step_checks`). Tables I-II: each published mean within our 95%
     interval widened by :data:`SCOREBOARD_ATOL` points, plus the table's claim.
     """
-    from ..scoreboard import item_status
+    from ..scoreboard import item_status, results_status
     from . import ghoukasian2025_theory as theory
     from .ghoukasian2025_baselines import table1, table2
 
@@ -531,8 +531,7 @@ def scoreboard() -> pd.DataFrame:
         df = lgbm[fig]
         ev, checks = lgbm_checks(df, fig)
         rows.append({"item": f"Figure {i}", "label": f"fig-ghoukasian2025-{i}",
-                     "status": item_status(checks, present=df.attrs["coverage"]["present"],
-                                         total=df.attrs["coverage"]["total"]), "evidence": ev})
+                     "status": results_status(checks, df), "evidence": ev})
     ev, checks = two_step_checks(fig6)
     rows.append({"item": "Figure 6", "label": "fig-ghoukasian2025-6",
                  "status": item_status(checks, present=len(fig6)), "evidence": ev})

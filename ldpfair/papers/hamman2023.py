@@ -449,16 +449,10 @@ def scoreboard() -> pd.DataFrame:
     """
     from scipy import stats
 
-    from ..scoreboard import item_status, published_checks
+    from ..scoreboard import item_status, published_checks, results_status
 
     res = results("paper")
     rows = []
-
-    def present(name: str) -> int:
-        return int(res[name].attrs["coverage"]["present"])
-
-    def total(name: str) -> int:
-        return int(res[name].attrs["coverage"]["total"])
 
     for item, name, pub, by, metrics in (
         ("Table 1", "table1", PAPER_TABLE1, ["n", "m", "epsilon", "mechanism"], ["avg_sp_err_e3", "leakage"]),
@@ -474,7 +468,7 @@ def scoreboard() -> pd.DataFrame:
         n_cells = len(pub)
         evidence = "; ".join(f"{m}: {per_metric[m]}/{n_cells} published cells agree" for m in metrics)
         rows.append({"item": item, "label": f"#{item.lower().replace(' ', '-')}",
-                     "status": item_status(checks, present=present(name), total=total(name)),
+                     "status": results_status(checks, res[name]),
                      "evidence": f"{evidence} (95% interval widened by "
                                  f"{', '.join(str(SCOREBOARD_ATOL[m]) for m in metrics)})"})
 
@@ -487,7 +481,7 @@ def scoreboard() -> pd.DataFrame:
                   "concealed leakage below 80% on average": bool(noisy["leakage"].mean() < 80)}
         ev = f"noiseless mean leakage up to {clean.max():.1f}%; concealed {noisy['leakage'].mean():.1f}%"
     rows.append({"item": "Figure 1", "label": "fig-hamman2023-1",
-                 "status": item_status(checks, present=present("fig1"), total=total("fig1")), "evidence": ev})
+                 "status": results_status(checks, res["fig1"]), "evidence": ev})
     f2 = res["fig2"]
     checks, ev = {}, "no committed results"
     if len(f2):
@@ -498,7 +492,7 @@ def scoreboard() -> pd.DataFrame:
         ev = f"Spearman ρ(epsilon, error) = {rho:.2f}; largest mean leakage " \
              f"{f2.groupby(['n', 'n0', 'epsilon'])['leakage'].mean().max():.1f}%"
     rows.append({"item": "Figure 2", "label": "fig-hamman2023-2",
-                 "status": item_status(checks, present=present("fig2"), total=total("fig2")), "evidence": ev})
+                 "status": results_status(checks, res["fig2"]), "evidence": ev})
     ex = example("synthetic")
     ok = bool(float(ex["leakage_clean"]) >= 100.0)
     rows.append({"item": "Figure 3", "label": "fig-hamman2023-3",
@@ -514,7 +508,7 @@ def scoreboard() -> pd.DataFrame:
                   "concealed recovery far from full (< 800)": bool(noisy < 800)}
         ev = f"noiseless up to {clean.max():.0f} of 1000; concealed {noisy:.0f} on average"
     rows.append({"item": "Figure 4", "label": "fig-hamman2023-4",
-                 "status": item_status(checks, present=present("fig4"), total=total("fig4")), "evidence": ev})
+                 "status": results_status(checks, res["fig4"]), "evidence": ev})
     order = ["Figure 1", "Table 1", "Figure 2", "Table 2", "Table 3", "Figure 3", "Figure 4", "Table 4"]
     return pd.DataFrame(rows).set_index("item").loc[order].reset_index()
 

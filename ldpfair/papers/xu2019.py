@@ -442,7 +442,7 @@ def scoreboard() -> pd.DataFrame:
     paper's trends, accuracy and RD rising with the split ratio (Spearman, p < 0.05)
     and RD below 0.05 at every ratio.
     """
-    from ..scoreboard import item_status, published_checks
+    from ..scoreboard import published_checks, results_status
 
     t = _committed_tables()
     rows = []
@@ -453,8 +453,7 @@ def scoreboard() -> pd.DataFrame:
         checks = published_checks(frame, pub, by, ["accuracy", "rd"], paper_n=10, atol=SCOREBOARD_ATOL)
         passed = sum(checks.values())
         rows.append({"item": item, "label": label,
-                     "status": item_status(checks, present=frame.attrs["coverage"]["present"],
-                                         total=frame.attrs["coverage"]["total"]),
+                     "status": results_status(checks, frame),
                      "evidence": f"{passed}/{len(checks)} published means agree with ours "
                                  f"({SCOREBOARD_FEATURES} features; Welch 95% ± {SCOREBOARD_ATOL})"})
     f1 = t["fig1"]
@@ -469,8 +468,7 @@ def scoreboard() -> pd.DataFrame:
         ev = (f"Spearman ρ(ratio, accuracy) = {acc.statistic:.2f}, ρ(ratio, RD) = {rd.statistic:.2f}; "
               f"largest mean RD {rd_max:.3f} ({SCOREBOARD_FEATURES} features)")
     rows.append({"item": "Figure 1", "label": "fig-xu2019-1",
-                 "status": item_status(checks, present=f1.attrs["coverage"]["present"],
-                                         total=f1.attrs["coverage"]["total"]), "evidence": ev})
+                 "status": results_status(checks, f1), "evidence": ev})
     return pd.DataFrame(rows)
 
 
