@@ -279,6 +279,19 @@ def test_estimator_unbiased_with_analytic_variance(name, eps):
     np.testing.assert_allclose(e1, e2)
 
 
+@pytest.mark.parametrize("name", PROTOCOLS)
+@pytest.mark.parametrize("eps", [37.0, 45.0, 50.0])  # arcolezi2023's appendix reaches eps_j = 49
+def test_large_epsilon_runs_and_stays_unbiased(name, eps):
+    """At large eps_j, BLH's p rounds to 1.0 and OUE's q falls below 2**-63: no crash, still unbiased."""
+    k, n = 5, 20_000
+    truth = np.repeat(np.arange(k), [8000, 5000, 4000, 2000, 1000])
+    f = np.bincount(truth, minlength=k) / n
+    mech = make_protocol(name, k, eps)
+    est = mech.estimate(mech.perturb(truth, np.random.default_rng(7)))
+    se = np.sqrt(mech.variance(n, f))
+    assert np.all(np.abs(est - f) <= 5 * se + 1e-12), (est, f, se)
+
+
 def test_projections_are_explicit():
     mech = GRR(6, 0.25)
     v = np.zeros(200, dtype=int)

@@ -155,6 +155,24 @@ def test_draw_unary_other_bits_pairwise_independent(q):
         assert stats.chi2_contingency(table, correction=False).pvalue > ALPHA / 3
 
 
+def test_sparse_bernoulli_tiny_q_path(monkeypatch):
+    """Below TINY_Q (OUE at eps > ~37) a Binomial count and uniform positions replace the
+    geometric gaps, which overflow int64; the law is checked at q = 0.01 by raising the cut."""
+    from ldpfair.ldp import unary
+
+    out = np.empty(400_000, dtype=bool)
+    # Really tiny q (OUE's q at eps = 45, ~2.9e-20): no overflow, and (overwhelmingly) no ones.
+    unary._sparse_bernoulli(out, OUE(5, 45.0).q, np.random.default_rng(4))
+    assert not out.any()
+    monkeypatch.setattr(unary, "TINY_Q", 1.0)
+    q = 0.01
+    assert _power_ok(out.size, q)
+    unary._sparse_bernoulli(out, q, np.random.default_rng(3))
+    assert _binom_ok(out.sum(), out.size, q)
+    counts = out.reshape(20, -1).sum(axis=1)  # positions uniform over the array
+    assert stats.chisquare(counts).pvalue > ALPHA
+
+
 # ---------------------------------------------------------------------------
 # Lemire uniform integers
 # ---------------------------------------------------------------------------

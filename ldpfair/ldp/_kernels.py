@@ -65,7 +65,7 @@ def lh_perturb(values, a, b, u, prime, g, p):  # pragma: no cover - compiled
     """Hash ``values`` with ``((a x + b) mod prime) mod g`` and apply GRR on ``[g]``."""
     n = values.shape[0]
     out = np.empty(n, dtype=np.int64)
-    scale = (g - 1) / (1.0 - p)
+    scale = (g - 1) / (1.0 - p) if p < 1.0 else 0.0  # p rounds to 1 for BLH at eps > ~36.7
     for i in range(n):
         h = ((a[i] * values[i] + b[i]) % prime) % g
         ui = u[i]

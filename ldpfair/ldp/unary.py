@@ -17,6 +17,10 @@ __all__ = ["UnaryEncoding", "RAPPOR", "OUE", "draw_unary"]
 #: the bit-sliced comparison's ~0.115 raw words per bit; measured crossover).
 SPARSE_Q = 0.035
 
+#: Below this ``q`` the sparse sampler draws a Binomial count and uniform positions
+#: instead of geometric gaps (which would exceed ``2**63``).
+TINY_Q = 1e-16
+
 
 def _sparse_bernoulli(out: np.ndarray, q: float, rng: np.random.Generator) -> None:
     """Fill the flat boolean ``out`` with i.i.d. Bernoulli(q) by geometric skipping.
@@ -27,6 +31,11 @@ def _sparse_bernoulli(out: np.ndarray, q: float, rng: np.random.Generator) -> No
     """
     out[:] = False
     size = out.size
+    if q < TINY_Q:
+        # Gaps of ~1/q overflow int64 in numpy's geometric sampler (OUE at eps > ~41):
+        # draw the number of ones, then their positions uniformly (the same exact law).
+        out[rng.choice(size, rng.binomial(size, q), replace=False)] = True
+        return
     pos = -1
     while True:
         need = size - 1 - pos
