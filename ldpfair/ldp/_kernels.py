@@ -14,7 +14,6 @@ import numpy as np
 __all__ = [
     "grr_from_uniforms",
     "channel_from_uniforms",
-    "lh_perturb",
     "lh_support",
 ]
 
@@ -57,27 +56,6 @@ def channel_from_uniforms(values, u, cdf):  # pragma: no cover - compiled
                 z = j
                 break
         out[i] = z
-    return out
-
-
-@numba.njit(cache=True, nogil=True)
-def lh_perturb(values, a, b, u, prime, g, p):  # pragma: no cover - compiled
-    """Hash ``values`` with ``((a x + b) mod prime) mod g`` and apply GRR on ``[g]``."""
-    n = values.shape[0]
-    out = np.empty(n, dtype=np.int64)
-    scale = (g - 1) / (1.0 - p) if p < 1.0 else 0.0  # p rounds to 1 for BLH at eps > ~36.7
-    for i in range(n):
-        h = ((a[i] * values[i] + b[i]) % prime) % g
-        ui = u[i]
-        if ui < p:
-            out[i] = h
-        else:
-            o = np.int64((ui - p) * scale)
-            if o > g - 2:
-                o = g - 2
-            if o >= h:
-                o += 1
-            out[i] = o
     return out
 
 

@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._validation import check_choice, check_rng
-from ._kernels import lh_perturb, lh_support
+from ._kernels import grr_from_uniforms, lh_support
 from .base import FrequencyOracle
 
 __all__ = ["LHReports", "LocalHashing", "BLH", "OLH", "olh_g", "collision_probability", "PRIME"]
@@ -141,7 +141,7 @@ class LocalHashing(FrequencyOracle):
         a = rng.integers(1, PRIME, n, dtype=np.int64)
         b = rng.integers(0, PRIME, n, dtype=np.int64)
         u = rng.random(n)
-        z = lh_perturb(values, a, b, u, PRIME, self.g, self._pg)
+        z = grr_from_uniforms(self.hash(a, b, values), u, self._pg, self.g)  # GRR on the hashed value
         return LHReports(a, b, z)
 
     def n_reports(self, reports: LHReports) -> int:
