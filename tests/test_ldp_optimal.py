@@ -159,6 +159,25 @@ def test_kary_k10_and_zeta_validation():
         optimal_kary([0.5, 0.5], [0.1, 0.2], 0.0)
 
 
+@pytest.mark.parametrize("eps", [20.0, 26.46, 30.0, 36.0, 45.0, 100.0, 707.0])
+@pytest.mark.parametrize("pa", [[0.3, 0.7], [0.7, 0.3]])
+def test_theorem2_channel_level_is_eps_at_large_budgets(eps, pa):
+    """The flip probability is stored as e^-eps / 2, not 1 - keep (which lost its precision from eps ~ 25)."""
+    mech = optimal_binary(pa, eps)
+    assert mech.epsilon_star == pytest.approx(eps, rel=1e-12)
+    assert mech.Q.min() == pytest.approx(math.exp(-eps) / 2, rel=1e-12)
+
+
+def test_large_budgets_get_clear_errors():
+    with pytest.raises(ValueError, match=r"too large for a float channel.*valid: epsilon <= 707"):
+        optimal_binary([0.3, 0.7], 708.0)
+    with pytest.raises(ValueError, match=r"too large for program \(9\).*valid: epsilon <= 700"):
+        optimal_kary([0.2, 0.3, 0.5], [0.2, 0.5, 0.7], 800.0)
+    # Beyond HiGHS's tolerances: a RuntimeError that says why, not a bare solver status.
+    with pytest.raises(RuntimeError, match=r"at epsilon=40.*numerical.*e\^epsilon = 2.35e\+17"):
+        optimal_kary([0.2, 0.3, 0.5], [0.2, 0.5, 0.7], 40.0)
+
+
 def test_channel_mechanism_validation_and_audit():
     with pytest.raises(ValueError, match="row-stochastic"):
         ChannelMechanism([[0.6, 0.5], [0.5, 0.5]])

@@ -292,6 +292,48 @@ def test_large_epsilon_runs_and_stays_unbiased(name, eps):
     assert np.all(np.abs(est - f) <= 5 * se + 1e-12), (est, f, se)
 
 
+@pytest.mark.parametrize("name", PROTOCOLS)
+@pytest.mark.parametrize("eps", [80.0, 800.0, 1e6])
+def test_huge_epsilon_is_accepted_and_reported_honestly(name, eps):
+    """Any finite budget works: no overflow in p, q or the threshold, no division by zero.
+
+    The worst-case ratio is e^eps where the float probabilities resolve it, and
+    inf where a probability rounded to 0 or 1 (the float mechanism is then
+    deterministic in that report); never a finite value above e^eps.
+    """
+    k, n = 5, 20_000
+    truth = np.repeat(np.arange(k), [8000, 5000, 4000, 2000, 1000])
+    f = np.bincount(truth, minlength=k) / n
+    mech = make_protocol(name, k, eps)
+    assert 0.0 <= mech.q < mech.p <= 1.0
+    est = mech.estimate(mech.perturb(truth, np.random.default_rng(7)))
+    se = np.sqrt(mech.variance(n, f))
+    assert np.all(np.abs(est - f) <= 5 * se + 1e-12), (est, f, se)
+    ratio = mech.worst_case_ratio()
+    if math.isfinite(ratio):
+        assert ratio <= math.exp(min(eps, 709.0)) * (1 + 1e-9)
+        if name != "THE":  # the other six are tight
+            assert ratio == pytest.approx(math.exp(eps), rel=1e-9)
+
+
+def test_logistic_tail_and_the_objective_across_their_switch():
+    from scipy.special import expit
+
+    from ldpfair.ldp.base import logistic_tail
+    from ldpfair.ldp.histogram import the_objective
+
+    for x in (0.5, 10.0, 699.9, 700.0, 700.1, 705.0):
+        assert logistic_tail(x) == pytest.approx(expit(-x), rel=1e-13, abs=0)
+    assert 0.0 <= logistic_tail(800.0) < 1e-300 and logistic_tail(1e6) == 0.0
+    # the_objective switches form at eps * theta / 2 = 300: both sides must agree.
+    for eps in (700.0, 1000.0, 5000.0):
+        theta = 600.0 / eps
+        below, above = the_objective(theta * (1 - 1e-12), eps), the_objective(theta * (1 + 1e-12), eps)
+        assert above == pytest.approx(below, rel=1e-6)
+    th = the_threshold(1e6)
+    assert 0.0 < th < 1.0 and math.isfinite(the_objective(th, 1e6))
+
+
 def test_projections_are_explicit():
     mech = GRR(6, 0.25)
     v = np.zeros(200, dtype=int)

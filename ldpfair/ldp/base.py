@@ -20,19 +20,47 @@ indicator vector for set-valued outputs, the bit vector for unary encodings).
 from __future__ import annotations
 
 import abc
+import math
 from typing import Any
 
 import numpy as np
 
 from .._validation import check_domain_size, check_epsilon, check_values
 
-__all__ = ["FrequencyOracle", "project_simplex", "project_estimate", "PROJECTIONS"]
+__all__ = [
+    "FrequencyOracle",
+    "project_simplex",
+    "project_estimate",
+    "logistic_tail",
+    "ratio_or_inf",
+    "PROJECTIONS",
+]
 
 #: Valid values of the ``projection`` argument of :meth:`FrequencyOracle.estimate`.
 PROJECTIONS: tuple[str | None, ...] = (None, "simplex", "clip")
 
 #: Users handled per block when a dense (n, k) intermediate is needed.
 CHUNK = 1 << 16
+
+
+def logistic_tail(x: float) -> float:
+    """``1 / (1 + e^x)``; from ``x = 700`` on as ``e^-x / (1 + e^-x)``, where ``e^x`` would overflow."""
+    if x < 700:
+        return 1.0 / (1.0 + math.exp(x))
+    t = math.exp(-x)
+    return t / (1.0 + t)
+
+
+def ratio_or_inf(numerator: float, denominator: float) -> float:
+    """``numerator / denominator`` as a float; ``inf`` where the denominator is 0.
+
+    A likelihood ratio whose denominator probability underflowed (or whose
+    complement rounded to 0) belongs to a report the float mechanism never
+    produces from that input: its privacy loss is unbounded.
+    """
+    if denominator == 0:
+        return math.inf
+    return float(numerator / denominator)
 
 
 def project_simplex(x: np.ndarray) -> np.ndarray:
@@ -228,9 +256,14 @@ class FrequencyOracle(abc.ABC):
         For a report that is a set of independently included values, the ratio is
         ``p (1 - q) / (q (1 - p))`` (unary encodings, thresholded HE); subclasses
         whose outputs are not independent bits override it.
+
+        Where a probability rounds to 0 or 1 in double precision (large budgets:
+        from ``eps`` of about 37 to 745, depending on the protocol) the report
+        the ratio needs has probability 0 under the float mechanism, which is
+        then deterministic, and the ratio is ``inf``.
         """
         p, q = self.p, self.q
-        return float((p * (1 - q)) / (q * (1 - p)))
+        return ratio_or_inf(p * (1 - q), q * (1 - p))
 
     # -- helpers -------------------------------------------------------------
     def _check_values(self, values: object) -> np.ndarray:

@@ -9,7 +9,7 @@ import numpy as np
 from .._validation import check_rng
 from ..encoding import one_hot as _one_hot
 from ._kernels import grr_from_uniforms
-from .base import FrequencyOracle
+from .base import FrequencyOracle, ratio_or_inf
 
 __all__ = ["GRR", "one_hot"]
 
@@ -74,7 +74,7 @@ class GRR(FrequencyOracle):
 
     def worst_case_ratio(self) -> float:
         """``p / q = e^eps`` (tight)."""
-        return self.p / self.q
+        return ratio_or_inf(self.p, self.q)
 
     def perturb(self, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Return the perturbed codes (int64, shape (n,)); one uniform per user."""

@@ -24,7 +24,7 @@ import numpy as np
 
 from .._validation import check_choice, check_rng
 from ._kernels import grr_from_uniforms, lh_support
-from .base import FrequencyOracle
+from .base import FrequencyOracle, ratio_or_inf
 
 __all__ = ["LHReports", "LocalHashing", "BLH", "OLH", "olh_g", "collision_probability", "PRIME"]
 
@@ -124,7 +124,7 @@ class LocalHashing(FrequencyOracle):
 
     def worst_case_ratio(self) -> float:
         """``e^eps``: given the (input-independent) hash, the report is GRR on ``[g]``."""
-        return self._pg / (math.exp(-self.epsilon) * self._pg)
+        return ratio_or_inf(self._pg, math.exp(-self.epsilon) * self._pg)
 
     def hash(self, a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
         """Evaluate ``((a x + b) mod P) mod g`` elementwise (broadcasting)."""

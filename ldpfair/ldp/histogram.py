@@ -35,9 +35,18 @@ def the_objective(theta: float, epsilon: float) -> float:
     """The variance factor THE's threshold minimises (arcolezi2023, Sec. 3.3).
 
     ``(2 e^(eps theta / 2) - 1) / (1 + e^(eps (theta - 1/2)) - 2 e^(eps theta / 2))^2``.
+
+    From ``eps theta / 2 = 300`` on (where ``e^(eps theta)`` nears the float
+    range) it is evaluated divided through by ``a^2 = e^(eps theta)``:
+    ``e^(-s) (2 - e^(-s)) / (e^(-s) + e^(eps (theta - 1) / 2) - 2)^2`` with
+    ``s = eps theta / 2``, whose exponents are all <= 0 for ``theta <= 1``.
     """
-    a = math.exp(epsilon * theta / 2)
-    return (2 * a - 1) / (1 + math.exp(epsilon * (theta - 0.5)) - 2 * a) ** 2
+    s = epsilon * theta / 2
+    if s < 300:
+        a = math.exp(s)
+        return (2 * a - 1) / (1 + math.exp(epsilon * (theta - 0.5)) - 2 * a) ** 2
+    b = math.exp(-s)
+    return b * (2 - b) / (b + math.exp(epsilon * (theta - 1) / 2) - 2) ** 2
 
 
 def the_threshold(epsilon: float, variant: str = "authors") -> float:

@@ -42,6 +42,14 @@ __all__ = [
 ]
 
 
+#: Largest budget :func:`optimal_binary` accepts: ``e^-eps / 2`` is a normal float up to about 708.
+MAX_BINARY_EPSILON = 707.0
+
+#: Largest budget program (9) is written for (``e^eps`` must be a float); HiGHS
+#: may already fail from about 15 (see :func:`optimal_kary`).
+MAX_KARY_EPSILON = 700.0
+
+
 def _proportions(p_a: Sequence[float] | np.ndarray, name: str = "p_a", k: int | None = None) -> np.ndarray:
     arr = np.asarray(p_a, dtype=float)
     if arr.ndim != 1 or arr.size < 2:
@@ -78,9 +86,23 @@ def optimal_binary_parameters(proportions: Sequence[float], epsilon: float) -> t
 
 
 def optimal_binary(proportions: Sequence[float], epsilon: float) -> ChannelMechanism:
-    """Theorem 2's optimal mechanism as a :class:`ChannelMechanism` (level exactly ``eps``)."""
+    """Theorem 2's optimal mechanism as a :class:`ChannelMechanism` (level exactly ``eps``).
+
+    The flip probability ``e^-eps / 2`` is stored as computed, not as ``1 - keep``:
+    the subtraction loses its relative precision from ``eps`` of about 25 on,
+    where the channel's level would drift above ``eps``. Above
+    :data:`MAX_BINARY_EPSILON` it is subnormal or 0 and the level is not
+    representable: a ``ValueError`` says so.
+    """
     p, q = optimal_binary_parameters(proportions, epsilon)
-    return ChannelMechanism(np.array([[p, 1 - p], [1 - q, q]]), epsilon)
+    if epsilon > MAX_BINARY_EPSILON:
+        raise ValueError(
+            f"epsilon={epsilon!r} is too large for a float channel: the flip probability "
+            f"e^-epsilon / 2 is below the smallest normal float (valid: epsilon <= {MAX_BINARY_EPSILON})"
+        )
+    flip = math.exp(-epsilon) / 2.0
+    off = (flip if p != 0.5 else 0.5), (flip if q != 0.5 else 0.5)
+    return ChannelMechanism(np.array([[p, off[0]], [off[1], q]]), epsilon)
 
 
 def data_unfairness(Q: np.ndarray, p_a: Sequence[float], p_y_given_a: Sequence[float]) -> float:
@@ -99,6 +121,11 @@ def data_unfairness(Q: np.ndarray, p_a: Sequence[float], p_y_given_a: Sequence[f
 def _constraints(k: int, epsilon: float, extra: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Inequalities (LDP, truthfulness) and row-sum equalities of (9) on vec(Q) (+ ``extra`` vars)."""
     nv = k * k + extra
+    if epsilon > MAX_KARY_EPSILON:
+        raise ValueError(
+            f"epsilon={epsilon!r} is too large for program (9): its constraints hold e^epsilon, "
+            f"which overflows a float from 709.8 (valid: epsilon <= {MAX_KARY_EPSILON:g})"
+        )
     e = math.exp(epsilon)
     rows = []
     for i in range(k):
@@ -133,6 +160,17 @@ def _utility_row(pa: np.ndarray, nv: int) -> np.ndarray:
     return r
 
 
+def _highs_failure(step: str, res: object, epsilon: float, pa: np.ndarray) -> RuntimeError:
+    """The error for an LP HiGHS could not solve, with what makes program (9) hard."""
+    return RuntimeError(
+        f"HiGHS failed {step} at epsilon={epsilon:g}: {res.message} Program (9) is feasible for "
+        f"every epsilon, so this is numerical: its LDP constraints hold e^epsilon = {math.exp(epsilon):.3g} "
+        f"and the smallest group proportion is {pa.min():.3g}. Large budgets (from about 15; the "
+        "papers stop at 10) and near-empty groups are beyond the solver's tolerances; merge tiny "
+        "groups or use a smaller epsilon."
+    )
+
+
 def smallest_feasible_zeta(p_a: Sequence[float], epsilon: float) -> float:
     """Smallest ``zeta`` for which (9) is feasible: ``1 - max sum_i p_i q_ii`` (an LP).
 
@@ -154,8 +192,8 @@ def smallest_feasible_zeta(p_a: Sequence[float], epsilon: float) -> float:
     a_ub, b_ub, a_eq, b_eq = _constraints(k, epsilon, 0)
     c = _utility_row(pa, k * k)
     res = linprog(c, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=b_eq, bounds=(0, 1), method="highs")
-    if res.status != 0:  # pragma: no cover - GRR is always feasible
-        raise RuntimeError(f"HiGHS failed on the zeta LP: {res.message}")
+    if res.status != 0:  # GRR is always feasible: only numerical trouble gets here
+        raise _highs_failure("on the zeta LP", res, epsilon, pa)
     return float(min(1.0, max(0.0, 1.0 + res.fun)))
 
 
@@ -234,6 +272,19 @@ def optimal_kary(
     Returns
     -------
     KaryResult
+
+    Raises
+    ------
+    ValueError
+        For invalid inputs, an infeasible ``zeta``, or ``epsilon`` above
+        :data:`MAX_KARY_EPSILON`.
+    RuntimeError
+        When HiGHS cannot solve one of the LPs. The program is always feasible,
+        so this is numerical: its constraints hold ``e^eps`` and its solutions
+        entries near ``e^-eps``, which leave the solver's tolerances from about
+        ``eps = 15`` (earlier with group proportions near 0). Random instances
+        with ``k <= 12`` solved without failure up to ``eps = 10`` unless a group
+        proportion was below ``1e-4``.
     """
     pa = _proportions(p_a)
     k = pa.size
@@ -289,8 +340,8 @@ def optimal_kary(
     if start.status == 2:
         zeta = zeta + 1e-9
         start = solve(util, np.zeros((0, nv)), np.zeros(0), zeta)
-    if start.status != 0:  # pragma: no cover
-        raise RuntimeError(f"HiGHS failed to find a feasible Q: {start.message}")
+    if start.status != 0:
+        raise _highs_failure("to find a feasible Q", start, epsilon, pa)
     best_q = _clean(start.x, k)
     t = objective(best_q)
     iterations = 1
@@ -304,8 +355,8 @@ def optimal_kary(
             extra = np.vstack([num - t * den + s_col, -num - t * den + s_col])
             res = solve(c, extra, np.zeros(2 * k), zeta)
             iterations += 1
-            if res.status != 0:  # pragma: no cover
-                raise RuntimeError(f"HiGHS failed in a Dinkelbach step: {res.message}")
+            if res.status != 0:
+                raise _highs_failure("in a Dinkelbach step", res, epsilon, pa)
             q_new = _clean(res.x, k)
             t_new = objective(q_new)
             if t_new < t:

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._validation import check_choice, check_rng
 from ._bits import draw_subsets
-from .base import FrequencyOracle
+from .base import FrequencyOracle, ratio_or_inf
 
 __all__ = ["SS", "subset_size"]
 
@@ -73,9 +73,15 @@ class SS(FrequencyOracle):
         elif isinstance(omega, bool) or not isinstance(omega, (int, np.integer)) or not 1 <= omega < self.k:
             raise ValueError(f"omega must be an integer in [1, {self.k - 1}], got {omega!r}")
         self.omega = int(omega)
-        w, e = self.omega, math.exp(self.epsilon)
-        self._p = w * e / (w * e + self.k - w)
-        self._q = (w * e * (w - 1) + (self.k - w) * w) / ((self.k - 1) * (w * e + self.k - w))
+        w, k = self.omega, self.k
+        if self.epsilon < 700:
+            e = math.exp(self.epsilon)
+            self._p = w * e / (w * e + k - w)
+            self._q = (w * e * (w - 1) + (k - w) * w) / ((k - 1) * (w * e + k - w))
+        else:  # e^eps overflows a float from 709.8: the same ratios divided through by e^eps
+            d = math.exp(-self.epsilon)
+            self._p = w / (w + (k - w) * d)
+            self._q = (w * (w - 1) + (k - w) * w * d) / ((k - 1) * (w + (k - w) * d))
 
     def _params(self) -> dict[str, object]:
         return {"omega": self.omega, "variant": self.variant}
@@ -99,7 +105,7 @@ class SS(FrequencyOracle):
 
     def worst_case_ratio(self) -> float:
         """Ratio of the two subset probabilities (``e^eps``, tight)."""
-        return self.output_probability(True) / self.output_probability(False)
+        return ratio_or_inf(self.output_probability(True), self.output_probability(False))
 
     def perturb(self, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Return the subsets as an ``(n, omega)`` array of members.

@@ -8,7 +8,7 @@ import numpy as np
 
 from .._validation import check_rng
 from ._bits import BLOCK, BitSampler, fill_bernoulli, set_true_bits
-from .base import FrequencyOracle
+from .base import FrequencyOracle, logistic_tail
 
 __all__ = ["UnaryEncoding", "RAPPOR", "OUE", "draw_unary"]
 
@@ -142,7 +142,7 @@ class RAPPOR(UnaryEncoding):
     @property
     def q(self) -> float:
         """``1 / (e^(eps/2) + 1)``."""
-        return 1.0 / (1.0 + math.exp(self.epsilon / 2))
+        return logistic_tail(self.epsilon / 2)
 
 
 class OUE(UnaryEncoding):
@@ -158,4 +158,4 @@ class OUE(UnaryEncoding):
     @property
     def q(self) -> float:
         """``1 / (e^eps + 1)``."""
-        return 1.0 / (1.0 + math.exp(self.epsilon))
+        return logistic_tail(self.epsilon)
