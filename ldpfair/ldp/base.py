@@ -31,6 +31,7 @@ __all__ = [
     "FrequencyOracle",
     "project_simplex",
     "project_estimate",
+    "EXP_ARG_MAX",
     "logistic_tail",
     "ratio_or_inf",
     "PROJECTIONS",
@@ -43,9 +44,14 @@ PROJECTIONS: tuple[str | None, ...] = (None, "simplex", "clip")
 CHUNK = 1 << 16
 
 
+#: Largest argument for which the protocols compute ``math.exp`` directly
+#: (``e^x`` overflows a float from ``x = 709.8``); above it they use ``e^-x`` forms.
+EXP_ARG_MAX = 700.0
+
+
 def logistic_tail(x: float) -> float:
-    """``1 / (1 + e^x)``; from ``x = 700`` on as ``e^-x / (1 + e^-x)``, where ``e^x`` would overflow."""
-    if x < 700:
+    """``1 / (1 + e^x)``; from :data:`EXP_ARG_MAX` on as ``e^-x / (1 + e^-x)`` (``e^x`` would overflow)."""
+    if x < EXP_ARG_MAX:
         return 1.0 / (1.0 + math.exp(x))
     t = math.exp(-x)
     return t / (1.0 + t)

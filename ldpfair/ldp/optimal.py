@@ -29,6 +29,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from .._validation import check_choice, check_epsilon
+from .base import EXP_ARG_MAX
 from .channel import ChannelMechanism
 
 __all__ = [
@@ -47,7 +48,7 @@ MAX_BINARY_EPSILON = 707.0
 
 #: Largest budget program (9) is written for (``e^eps`` must be a float); HiGHS
 #: may already fail from about 15 (see :func:`optimal_kary`).
-MAX_KARY_EPSILON = 700.0
+MAX_KARY_EPSILON = EXP_ARG_MAX
 
 
 def _proportions(p_a: Sequence[float] | np.ndarray, name: str = "p_a", k: int | None = None) -> np.ndarray:

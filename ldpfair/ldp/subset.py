@@ -8,7 +8,7 @@ import numpy as np
 
 from .._validation import check_choice, check_rng
 from ._bits import draw_subsets
-from .base import FrequencyOracle, ratio_or_inf
+from .base import EXP_ARG_MAX, FrequencyOracle, ratio_or_inf
 
 __all__ = ["SS", "subset_size"]
 
@@ -36,7 +36,7 @@ def subset_size(k: int, epsilon: float, variant: str = "authors") -> int:
         ``omega`` in ``[1, k - 1]``.
     """
     check_choice(variant, VARIANTS, "variant")
-    ratio = k / (math.exp(epsilon) + 1.0) if epsilon < 700 else 0.0
+    ratio = k / (math.exp(epsilon) + 1.0) if epsilon < EXP_ARG_MAX else 0.0
     raw = np.rint(ratio) if variant == "authors" else math.floor(ratio)
     return int(min(k - 1, max(1, int(raw))))
 
@@ -74,11 +74,11 @@ class SS(FrequencyOracle):
             raise ValueError(f"omega must be an integer in [1, {self.k - 1}], got {omega!r}")
         self.omega = int(omega)
         w, k = self.omega, self.k
-        if self.epsilon < 700:
+        if self.epsilon < EXP_ARG_MAX:
             e = math.exp(self.epsilon)
             self._p = w * e / (w * e + k - w)
             self._q = (w * e * (w - 1) + (k - w) * w) / ((k - 1) * (w * e + k - w))
-        else:  # e^eps overflows a float from 709.8: the same ratios divided through by e^eps
+        else:  # the same ratios divided through by e^eps, which would overflow
             d = math.exp(-self.epsilon)
             self._p = w / (w + (k - w) * d)
             self._q = (w * (w - 1) + (k - w) * w * d) / ((k - 1) * (w + (k - w) * d))
