@@ -95,6 +95,7 @@ class LocalHashing(FrequencyOracle):
             raise ValueError(f"g must be an integer in [2, 2**52], got {g!r}")
         self.g = int(g)
         self._pg = 1.0 / (1.0 + (self.g - 1) * math.exp(-self.epsilon))
+        self._qg = math.exp(-self.epsilon) * self._pg  # GRR on [g]: any other hashed value
         c = collision_probability(self.g)
         self.collision = c
         self._q = self._pg * c + (1 - self._pg) * (1 - c) / (self.g - 1)
@@ -117,14 +118,13 @@ class LocalHashing(FrequencyOracle):
         """The ``g x g`` GRR channel applied to the hashed value (the hash is public)."""
         if self.g > 4096:
             raise ValueError(f"channel is dense g x g; refusing g={self.g} > 4096")
-        qg = math.exp(-self.epsilon) * self._pg
-        mat = np.full((self.g, self.g), qg)
+        mat = np.full((self.g, self.g), self._qg)
         np.fill_diagonal(mat, self._pg)
         return mat
 
     def worst_case_ratio(self) -> float:
         """``e^eps``: given the (input-independent) hash, the report is GRR on ``[g]``."""
-        return ratio_or_inf(self._pg, math.exp(-self.epsilon) * self._pg)
+        return ratio_or_inf(self._pg, self._qg)
 
     def hash(self, a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
         """Evaluate ``((a x + b) mod P) mod g`` elementwise (broadcasting)."""
