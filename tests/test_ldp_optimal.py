@@ -14,6 +14,7 @@ from ldpfair.ldp import (
     GRR,
     ChannelMechanism,
     channel_epsilon,
+    enforce_level,
     optimal_binary,
     optimal_binary_parameters,
     optimal_kary,
@@ -199,3 +200,51 @@ def test_channel_mechanism_validation_and_audit():
     truth = np.repeat([0, 1, 2], [5000, 3000, 2000])
     est = mech.estimate(mech.perturb(truth, rng))
     np.testing.assert_allclose(est, [0.5, 0.3, 0.2], atol=0.03)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    k=st.integers(2, 6),
+    m=st.integers(2, 6),
+    seed=st.integers(0, 2**32 - 1),
+    shrink=st.floats(0.05, 0.95),
+)
+def test_enforce_level_is_the_smallest_uniform_mixture_at_the_target(k, m, seed, shrink):
+    rng = np.random.default_rng(seed)
+    Q = rng.dirichlet(np.ones(m), size=k)
+    level = channel_epsilon(Q)
+    # Already private: returned unchanged with weight 0.
+    same, t0 = enforce_level(Q, level * 1.01)
+    assert t0 == 0.0 and np.array_equal(same, Q)
+    target = level * shrink
+    Qt, t = enforce_level(Q, target)
+    assert 0.0 < t <= 1.0
+    assert np.allclose(Qt, (1 - t) * Q + t / m, rtol=0, atol=1e-15)
+    assert np.allclose(Qt.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    assert channel_epsilon(Qt) <= target
+    assert channel_epsilon((1 - (t - 1e-12)) * Q + (t - 1e-12) / m) > target - 1e-9  # minimal
+
+
+def test_kary_beyond_solver_tolerances_is_repaired_to_its_level():
+    """At eps = 18 with a group of 0.03%, HiGHS's answer had level 18.0001 and
+    ``.mechanism`` raised 'not epsilon-LDP'; it is now mixed with the uniform channel."""
+    pa = np.array([0.55126, 0.06437, 0.01265, 0.0051, 0.36633, 0.00029])
+    py = [0.272, 0.995, 0.88, 0.851, 0.109, 0.381]
+    res = optimal_kary(pa, py, 18.0)
+    assert 0.0 < res.uniform_weight < 1e-9
+    assert channel_epsilon(res.Q) <= 18.0
+    assert res.mechanism.epsilon_star <= 18.0
+    assert res.delta == pytest.approx(data_unfairness(res.Q, pa / pa.sum(), py))
+    assert optimal_kary([0.3, 0.7], [0.2, 0.6], 2.0).uniform_weight == 0.0
+    # Whatever HiGHS does at large budgets: a clear RuntimeError or an eps-LDP channel.
+    rng = np.random.default_rng(1)
+    for _ in range(25):
+        k = int(rng.integers(2, 9))
+        pa_r, py_r = rng.dirichlet(np.ones(k) * 0.3), rng.random(k)
+        eps = float(rng.choice([15, 16, 18, 20]))
+        try:
+            res = optimal_kary(pa_r, py_r, eps)
+        except RuntimeError as err:
+            assert "numerical" in str(err)
+            continue
+        assert res.mechanism.epsilon_star <= eps * (1 + 1e-6)

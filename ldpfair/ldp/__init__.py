@@ -16,7 +16,7 @@ published numbers.
 Multidimensional collection: :func:`split_budget`, :func:`privatize`,
 :func:`privatize_frame`. The optimal fairness mechanism of ghoukasian2025:
 :func:`optimal_binary`, :func:`optimal_kary`, :func:`smallest_feasible_zeta`,
-:class:`ChannelMechanism`, :func:`opt_factory`.
+:class:`ChannelMechanism`, :func:`enforce_level`, :func:`opt_factory`.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from .multidim import (
 )
 from .optimal import (
     KaryResult,
+    enforce_level,
     opt_factory,
     optimal_binary,
     optimal_binary_parameters,
@@ -79,6 +80,7 @@ __all__ = [
     "optimal_binary_parameters",
     "optimal_kary",
     "smallest_feasible_zeta",
+    "enforce_level",
     "KaryResult",
     "opt_factory",
 ]

@@ -30,7 +30,7 @@ from scipy.optimize import linprog
 
 from .._validation import check_choice, check_epsilon
 from .base import EXP_ARG_MAX
-from .channel import ChannelMechanism
+from .channel import EPS_RTOL, ChannelMechanism, channel_epsilon
 
 __all__ = [
     "optimal_binary_parameters",
@@ -38,6 +38,7 @@ __all__ = [
     "smallest_feasible_zeta",
     "optimal_kary",
     "KaryResult",
+    "enforce_level",
     "data_unfairness",
     "opt_factory",
 ]
@@ -218,6 +219,11 @@ class KaryResult:
         LPs solved.
     method : str
         ``"dinkelbach"`` or ``"bisection"``.
+    uniform_weight : float
+        Weight ``t`` of the uniform channel mixed into the LP solution,
+        ``Q = (1 - t) Q_LP + t / k``, to bring its level back to ``epsilon``
+        (:func:`enforce_level`); ``0.0`` unless the solver's tolerances left the
+        level above ``epsilon`` by more than the relative slack ``1e-6``.
     """
 
     Q: np.ndarray
@@ -227,11 +233,55 @@ class KaryResult:
     epsilon: float
     iterations: int
     method: str
+    uniform_weight: float = 0.0
 
     @property
     def mechanism(self) -> ChannelMechanism:
         """The solution as a :class:`ChannelMechanism` (checked to be eps-LDP)."""
         return ChannelMechanism(self.Q, self.epsilon)
+
+
+def enforce_level(Q: np.ndarray, epsilon: float, *, tol: float = 1e-15) -> tuple[np.ndarray, float]:
+    """Mix ``Q`` with the uniform channel by the smallest weight that makes it ``epsilon``-LDP.
+
+    ``Q_t = (1 - t) Q + t / m`` is a channel for every ``t`` in ``[0, 1]``; each
+    column's ratio ``max / min`` falls monotonically in ``t`` (``Q_1`` is
+    0-LDP), so bisection finds the smallest ``t`` (within ``tol``) with
+    ``channel_epsilon(Q_t) <= epsilon``. Utility ``sum_i p_i q_ii`` drops by at
+    most ``t`` (so a utility bound ``1 - zeta`` may be missed by ``t``).
+
+    Parameters
+    ----------
+    Q : numpy.ndarray, shape (k, m)
+        Row-stochastic channel.
+    epsilon : float
+        Target level, ``> 0``.
+    tol : float
+        Precision of ``t``.
+
+    Returns
+    -------
+    (numpy.ndarray, float)
+        The mixed channel, of level ``<= epsilon``, and ``t`` (``0.0`` and ``Q``
+        itself when it is already ``epsilon``-LDP).
+    """
+    Q = np.asarray(Q, dtype=float)
+    epsilon = check_epsilon(epsilon, "epsilon")
+    if channel_epsilon(Q) <= epsilon:
+        return Q, 0.0
+    uniform = np.full_like(Q, 1.0 / Q.shape[1])
+
+    def mix(t: float) -> np.ndarray:
+        return (1.0 - t) * Q + t * uniform
+
+    lo, hi = 0.0, 1.0
+    while hi - lo > tol:
+        mid = 0.5 * (lo + hi)
+        if channel_epsilon(mix(mid)) <= epsilon:
+            hi = mid
+        else:
+            lo = mid
+    return mix(hi), hi
 
 
 def _clean(x: np.ndarray, k: int) -> np.ndarray:
@@ -273,6 +323,11 @@ def optimal_kary(
     Returns
     -------
     KaryResult
+        Its ``Q`` is ``epsilon``-LDP: where HiGHS's tolerances leave the level
+        above ``epsilon`` by more than the relative slack ``1e-6`` (seen from
+        about ``eps = 18`` with a group below ``1e-3``), the solution is mixed
+        with the uniform channel by the smallest weight that restores it
+        (:func:`enforce_level`, weight in ``uniform_weight``, about ``1e-11``).
 
     Raises
     ------
@@ -383,6 +438,11 @@ def optimal_kary(
                 hi = min(mid, t)
             else:
                 lo = mid
+    weight = 0.0
+    if channel_epsilon(best_q) > epsilon * (1 + EPS_RTOL) + 1e-12:
+        # Beyond the solver's tolerances (entries near e^-eps at large eps): repair
+        # the level instead of returning a channel ChannelMechanism would reject.
+        best_q, weight = enforce_level(best_q, epsilon)
     return KaryResult(
         Q=best_q,
         delta=data_unfairness(best_q, pa, py),
@@ -391,6 +451,7 @@ def optimal_kary(
         epsilon=epsilon,
         iterations=iterations,
         method=method,
+        uniform_weight=weight,
     )
 
 
