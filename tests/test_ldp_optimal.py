@@ -225,6 +225,20 @@ def test_enforce_level_is_the_smallest_uniform_mixture_at_the_target(k, m, seed,
     assert channel_epsilon((1 - (t - 1e-12)) * Q + (t - 1e-12) / m) > target - 1e-9  # minimal
 
 
+def test_enforce_level_rejects_non_channels():
+    with pytest.raises(ValueError, match="row-stochastic"):
+        enforce_level([[0.6, 0.5], [0.5, 0.5]], 1.0)
+    with pytest.raises(ValueError, match="row-stochastic"):
+        enforce_level([[1.2, -0.2], [0.5, 0.5]], 1.0)
+    with pytest.raises(ValueError, match="2-D"):
+        enforce_level([0.5, 0.5], 1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        enforce_level([[0.9, 0.1], [0.1, 0.9]], 0.0)
+    # An infinite level (a zero next to a positive entry) is repaired too.
+    Qt, t = enforce_level([[1.0, 0.0], [0.5, 0.5]], 1.0)
+    assert t > 0 and channel_epsilon(Qt) <= 1.0
+
+
 def test_kary_beyond_solver_tolerances_is_repaired_to_its_level():
     """At eps = 18 with a group of 0.03%, HiGHS's answer had level 18.0001 and
     ``.mechanism`` raised 'not epsilon-LDP'; it is now mixed with the uniform channel."""

@@ -30,7 +30,7 @@ from scipy.optimize import linprog
 
 from .._validation import check_choice, check_epsilon
 from .base import EXP_ARG_MAX
-from .channel import EPS_RTOL, ChannelMechanism, channel_epsilon
+from .channel import EPS_RTOL, ROW_TOL, ChannelMechanism, channel_epsilon
 
 __all__ = [
     "optimal_binary_parameters",
@@ -266,6 +266,10 @@ def enforce_level(Q: np.ndarray, epsilon: float, *, tol: float = 1e-15) -> tuple
         itself when it is already ``epsilon``-LDP).
     """
     Q = np.asarray(Q, dtype=float)
+    if Q.ndim != 2 or min(Q.shape) < 2:
+        raise ValueError(f"Q must be a 2-D matrix with at least 2 rows and columns, got shape {Q.shape}")
+    if not np.all(np.isfinite(Q)) or np.any(Q < 0) or np.any(np.abs(Q.sum(axis=1) - 1) > ROW_TOL):
+        raise ValueError("Q must be row-stochastic: finite entries >= 0, each row summing to 1")
     epsilon = check_epsilon(epsilon, "epsilon")
     if channel_epsilon(Q) <= epsilon:
         return Q, 0.0
