@@ -228,7 +228,7 @@ def test_enforce_level_is_the_smallest_uniform_mixture_at_the_target(k, m, seed,
 def test_enforce_level_rejects_non_channels():
     with pytest.raises(ValueError, match="row-stochastic"):
         enforce_level([[0.6, 0.5], [0.5, 0.5]], 1.0)
-    with pytest.raises(ValueError, match="row-stochastic"):
+    with pytest.raises(ValueError, match="non-negative"):
         enforce_level([[1.2, -0.2], [0.5, 0.5]], 1.0)
     with pytest.raises(ValueError, match="2-D"):
         enforce_level([0.5, 0.5], 1.0)

@@ -10,12 +10,37 @@ from .._validation import check_epsilon, check_rng, check_values
 from ._kernels import channel_from_uniforms
 from .grr import one_hot
 
-__all__ = ["ChannelMechanism", "channel_epsilon"]
+__all__ = ["ChannelMechanism", "channel_epsilon", "check_channel_matrix", "within_level"]
 
 #: Absolute tolerance on row sums and relative slack on the epsilon check
 #: (LP solutions are exact only to the solver's feasibility tolerance).
 ROW_TOL = 1e-9
 EPS_RTOL = 1e-6
+
+
+def check_channel_matrix(Q: np.ndarray) -> np.ndarray:
+    """Return ``Q`` as a float array after checking it is a channel.
+
+    A 2-D matrix with at least 2 rows and columns, finite entries ``>= 0`` and
+    rows summing to one within :data:`ROW_TOL`; ``ValueError`` otherwise.
+    """
+    Q = np.array(Q, dtype=float)
+    if Q.ndim != 2 or Q.shape[0] < 2 or Q.shape[1] < 2:
+        raise ValueError(f"Q must be a 2-D matrix with at least 2 rows and columns, got shape {Q.shape}")
+    if not np.all(np.isfinite(Q)):
+        raise ValueError("Q must hold finite probabilities (found nan or inf)")
+    if np.any(Q < 0):
+        raise ValueError(f"Q must be non-negative, found min {Q.min():.3g}")
+    sums = Q.sum(axis=1)
+    if np.any(np.abs(sums - 1) > ROW_TOL):
+        bad = int(np.argmax(np.abs(sums - 1)))
+        raise ValueError(f"Q must be row-stochastic: row {bad} sums to {sums[bad]!r}, not 1")
+    return Q
+
+
+def within_level(epsilon_star: float, epsilon: float) -> bool:
+    """Whether a channel of level ``epsilon_star`` counts as ``epsilon``-LDP (slack :data:`EPS_RTOL`)."""
+    return epsilon_star <= epsilon * (1 + EPS_RTOL) + 1e-12
 
 
 def channel_epsilon(Q: np.ndarray) -> float:
@@ -59,18 +84,8 @@ class ChannelMechanism:
     name = "Channel"
 
     def __init__(self, Q: np.ndarray, epsilon: float | None = None) -> None:
-        Q = np.array(Q, dtype=float)
-        if Q.ndim != 2 or Q.shape[0] < 2 or Q.shape[1] < 2:
-            raise ValueError(f"Q must be a 2-D matrix with at least 2 rows and columns, got shape {Q.shape}")
-        if not np.all(np.isfinite(Q)):
-            raise ValueError("Q must hold finite probabilities (found nan or inf)")
-        if np.any(Q < 0):
-            raise ValueError(f"Q must be non-negative, found min {Q.min():.3g}")
-        sums = Q.sum(axis=1)
-        if np.any(np.abs(sums - 1) > ROW_TOL):
-            bad = int(np.argmax(np.abs(sums - 1)))
-            raise ValueError(f"Q must be row-stochastic: row {bad} sums to {sums[bad]!r}, not 1")
-        self.Q = Q / sums[:, None]
+        Q = check_channel_matrix(Q)
+        self.Q = Q / Q.sum(axis=1)[:, None]
         self.k, self.m = self.Q.shape
         self.epsilon_star = channel_epsilon(self.Q)
         if epsilon is None:
@@ -79,7 +94,7 @@ class ChannelMechanism:
             self.epsilon = self.epsilon_star
         else:
             self.epsilon = check_epsilon(epsilon, "epsilon")
-            if self.epsilon_star > self.epsilon * (1 + EPS_RTOL) + 1e-12:
+            if not within_level(self.epsilon_star, self.epsilon):
                 raise ValueError(
                     f"Q is not epsilon-LDP for epsilon={self.epsilon}: its level is "
                     f"eps*(Q)={self.epsilon_star:.6g} (valid: eps*(Q) <= epsilon)"

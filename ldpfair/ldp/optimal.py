@@ -30,7 +30,7 @@ from scipy.optimize import linprog
 
 from .._validation import check_choice, check_epsilon
 from .base import EXP_ARG_MAX
-from .channel import EPS_RTOL, ROW_TOL, ChannelMechanism, channel_epsilon
+from .channel import ChannelMechanism, channel_epsilon, check_channel_matrix, within_level
 
 __all__ = [
     "optimal_binary_parameters",
@@ -262,14 +262,10 @@ def enforce_level(Q: np.ndarray, epsilon: float, *, tol: float = 1e-15) -> tuple
     Returns
     -------
     (numpy.ndarray, float)
-        The mixed channel, of level ``<= epsilon``, and ``t`` (``0.0`` and ``Q``
-        itself when it is already ``epsilon``-LDP).
+        The mixed channel, of level ``<= epsilon``, and ``t`` (``0.0`` and an unchanged copy of ``Q``
+        when it is already ``epsilon``-LDP).
     """
-    Q = np.asarray(Q, dtype=float)
-    if Q.ndim != 2 or min(Q.shape) < 2:
-        raise ValueError(f"Q must be a 2-D matrix with at least 2 rows and columns, got shape {Q.shape}")
-    if not np.all(np.isfinite(Q)) or np.any(Q < 0) or np.any(np.abs(Q.sum(axis=1) - 1) > ROW_TOL):
-        raise ValueError("Q must be row-stochastic: finite entries >= 0, each row summing to 1")
+    Q = check_channel_matrix(Q)
     epsilon = check_epsilon(epsilon, "epsilon")
     if channel_epsilon(Q) <= epsilon:
         return Q, 0.0
@@ -443,7 +439,7 @@ def optimal_kary(
             else:
                 lo = mid
     weight = 0.0
-    if channel_epsilon(best_q) > epsilon * (1 + EPS_RTOL) + 1e-12:
+    if not within_level(channel_epsilon(best_q), epsilon):
         # Beyond the solver's tolerances (entries near e^-eps at large eps): repair
         # the level instead of returning a channel ChannelMechanism would reject.
         best_q, weight = enforce_level(best_q, epsilon)
