@@ -22,6 +22,7 @@ import pandas as pd
 from scipy import stats
 
 from ._validation import check_probability
+from .verdicts import VERDICTS, Cause, share_status
 
 __all__ = [
     "VERDICTS",
@@ -33,10 +34,6 @@ __all__ = [
     "summarise",
     "verdict",
 ]
-
-#: The three verdicts, from best to worst.
-VERDICTS: tuple[str, str, str] = ("reproduced", "partly", "not reproduced")
-
 
 def _t_halfwidth(std: np.ndarray, n: np.ndarray, level: float) -> np.ndarray:
     n = np.asarray(n, dtype=float)
@@ -217,9 +214,10 @@ _AGREEMENT_COLUMNS = ("ours", "theirs", "diff", "halfwidth", "agrees")
 
 
 def verdict(checks: bool | Iterable[bool]) -> str:
-    """Turn one or several boolean checks into a verdict.
+    """Turn one or several boolean checks into a verdict by the book's rules.
 
-    All checks pass -> ``"reproduced"``; some pass -> ``"partly"``; none pass ->
+    The share of passing checks decides (:func:`ldpfair.verdicts.share_status`):
+    at least 90% -> ``"reproduced"``, at least 50% -> ``"partly"``, else
     ``"not reproduced"``. NaN/None checks (evidence missing) count as failures.
     """
     if isinstance(checks, bool | np.bool_):
@@ -228,11 +226,7 @@ def verdict(checks: bool | Iterable[bool]) -> str:
         values = [bool(c) if c is not None and c == c else False for c in checks]
     if not values:
         raise ValueError("verdict needs at least one check")
-    if all(values):
-        return VERDICTS[0]
-    if any(values):
-        return VERDICTS[1]
-    return VERDICTS[2]
+    return share_status(sum(values) / len(values))
 
 
 @dataclass
@@ -249,12 +243,16 @@ class Claim:
         What our results show, with the numbers (computed, not typed).
     checks : mapping of str to bool
         Named boolean checks on the evidence; the verdict is derived from them.
+    cause : ldpfair.verdicts.Cause, optional
+        Why the claim is not reproduced (the discrepancy ledger); required by the
+        scoreboard when the verdict is not "reproduced".
     """
 
     id: str
     statement: str
     evidence: str
     checks: Mapping[str, bool] = field(default_factory=dict)
+    cause: Cause | None = None
 
     @property
     def verdict(self) -> str:

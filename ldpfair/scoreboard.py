@@ -42,7 +42,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .reporting import VERDICTS, Claim, verdict
+from .reporting import Claim, verdict
+from .verdicts import ITEM_COLUMNS, NO_CAUSE, STATUSES, VERDICTS
 
 __all__ = [
     "STATUSES",
@@ -60,11 +61,10 @@ __all__ = [
     "published_checks",
 ]
 
-#: Statuses of a figure or table, best first; "not yet": no committed results (yet).
-STATUSES: tuple[str, ...] = (*VERDICTS, "not yet")
 #: Required columns of a paper's ``scoreboard()``.
 COLUMNS: tuple[str, str, str] = ("item", "label", "status")
-_ICON = {"reproduced": "✅", "partly": "🟡", "not reproduced": "❌", "not yet": "⏳"}
+_ICON = {"reproduced": "✅", "partly": "🟡", "not reproduced": "❌", "verified": "☑", "new result": "✳",
+         "not yet": "⏳"}
 
 
 def cell_agrees(
@@ -182,9 +182,16 @@ def paper_scoreboard(paper: str) -> pd.DataFrame:
     if bad:
         raise ValueError(f"{paper}.scoreboard() has unknown statuses {bad}; valid: {list(STATUSES)}")
     table = table.copy()
-    if "evidence" not in table.columns:
-        table["evidence"] = ""
-    return table[[*COLUMNS, "evidence"]].reset_index(drop=True)
+    # rows not (yet) made by ldpfair.verdicts.score_item: fill the ledger columns
+    defaults = {"evidence": "", "share": float("nan"), "numbers": 0, "reason": "", "cause_label": ""}
+    for col, val in defaults.items():
+        if col not in table.columns:
+            table[col] = val
+    if "cause" not in table.columns:
+        bad = table["status"].isin(["partly", "not reproduced"])
+        table["cause"] = np.where(bad, "unexplained", NO_CAUSE)
+        table.loc[bad, "reason"] = "no cause recorded yet"
+    return table[list(ITEM_COLUMNS)].reset_index(drop=True)
 
 
 def paper_claims(paper: str) -> list[Claim]:
@@ -208,7 +215,7 @@ def scoreboard(papers: Sequence[str] | None = None) -> pd.DataFrame:
     from .papers import PAPERS
 
     frames = [paper_scoreboard(p).assign(paper=p) for p in (papers or PAPERS)]
-    return pd.concat(frames, ignore_index=True)[["paper", *COLUMNS, "evidence"]]
+    return pd.concat(frames, ignore_index=True)[["paper", *ITEM_COLUMNS]]
 
 
 def claims_overview(papers: Sequence[str] | None = None) -> pd.DataFrame:

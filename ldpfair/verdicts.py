@@ -1,0 +1,471 @@
+"""The book's verdict rules, in one place.
+
+Every figure, table and claim of a paper gets one status, computed from the
+committed results by the rules below; no chapter decides its own threshold and no
+tolerance is widened to make an item pass.
+
+Agreement of one published number
+---------------------------------
+A published number agrees with ours when the difference lies within a 95%
+interval of the difference plus the paper's own printed precision:
+
+- **paired** (:func:`compare_paired`) where both sides are per-run results on the
+  same seeds/splits (the authors' per-seed results): a one-sample Student-t
+  interval of the per-seed differences;
+- **Welch** (:func:`compare_welch`) otherwise: the Welch interval of the two means
+  when the paper gives its spread (a standard deviation with its number of runs,
+  or a confidence-interval half-width), else the Student-t interval of our mean;
+- **precision** (:func:`printed_precision`): a value printed with ``k`` decimals
+  cannot be matched more finely than ``0.5 * 10**-k``; it is added to the interval,
+  nothing else is.
+
+Status of an item
+-----------------
+``share`` is the fraction of the item's published numbers that agree. Then
+**reproduced** when ``share >= 0.90``, **partly** when ``0.50 <= share < 0.90``,
+**not reproduced** below. Qualitative checks the paper states (a trend, an
+ordering) are extra checks that can only lower the status: their own share is
+mapped by the same thresholds and the worse of the two statuses is kept. While
+only part of an item's runs are committed it is at best **partly**. An item that
+the paper gives no number or trend for, checked only against our own code (a
+worked example, a theorem checked by brute force) is **verified**, never
+"reproduced". A chapter no paper has is a **new result**.
+
+Discrepancy ledger
+------------------
+Every item or claim that is not reproduced carries a :class:`Cause`: ``explained``
+(a switchable variant reproduces the published numbers, shown in the chapter),
+``paper error`` (a proof, brute force or executable counter-example),
+``data unavailable`` (the data or code that produced the numbers does not exist)
+or ``unexplained`` (with a sentence of what was tried). Reproduced and verified
+items have cause ``-`` (:data:`NO_CAUSE`). :func:`check_ledger` enforces this.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+__all__ = [
+    "CAUSES",
+    "LEVEL",
+    "NO_CAUSE",
+    "SHARE_PARTLY",
+    "SHARE_REPRODUCED",
+    "STATUSES",
+    "VERDICTS",
+    "Cause",
+    "check_ledger",
+    "compare_paired",
+    "compare_published",
+    "compare_runs",
+    "compare_welch",
+    "printed_precision",
+    "score_item",
+    "share_status",
+    "status",
+    "worse",
+]
+
+#: Confidence level of every agreement interval.
+LEVEL: float = 0.95
+#: Share of agreeing published numbers from which an item is "reproduced".
+SHARE_REPRODUCED: float = 0.90
+#: Share from which an item is "partly" reproduced.
+SHARE_PARTLY: float = 0.50
+#: Verdicts of a comparison with the paper, best first.
+VERDICTS: tuple[str, str, str] = ("reproduced", "partly", "not reproduced")
+#: Every status an item can have: the verdicts, then "verified" (checked against our own
+#: code only: the paper gives no number), "new result" (no paper to reproduce) and
+#: "not yet" (no committed results).
+STATUSES: tuple[str, ...] = (*VERDICTS, "verified", "new result", "not yet")
+#: Cause of a reproduced or verified item.
+NO_CAUSE: str = "-"
+#: Causes of a discrepancy (an item or claim that is not reproduced).
+CAUSES: tuple[str, ...] = ("explained", "paper error", "data unavailable", "unexplained")
+
+
+# --------------------------------------------------------------------------- agreement
+def printed_precision(decimals: int | None) -> float:
+    """Half a unit of the last printed digit: how finely a printed value can be matched.
+
+    ``printed_precision(2) == 0.005``; ``None`` (an unrounded number, e.g. the
+    authors' per-run results) gives 0.
+    """
+    if decimals is None:
+        return 0.0
+    if isinstance(decimals, bool) or not isinstance(decimals, int | np.integer) or decimals < 0:
+        raise ValueError(f"decimals must be a non-negative integer or None, got {decimals!r}")
+    return 0.5 * 10.0 ** (-int(decimals))
+
+
+def _finite(values: Any) -> np.ndarray:
+    arr = np.asarray(values, dtype=float).ravel()
+    return arr[np.isfinite(arr)]
+
+
+def _tq(dof: float, level: float) -> float:
+    return float(stats.t.ppf(0.5 + level / 2.0, max(dof, 1.0)))
+
+
+def compare_paired(ours: Any, theirs: Any, *, decimals: int | None = None,
+                   level: float = LEVEL) -> dict[str, Any]:
+    """Agreement of two sets of runs on the same seeds (paired Student-t interval).
+
+    Parameters
+    ----------
+    ours, theirs : array-like
+        Per-run values, aligned: ``ours[i]`` and ``theirs[i]`` share seed/split ``i``.
+        Pairs with a non-finite side are dropped.
+    decimals : int, optional
+        Printed precision of ``theirs`` (:func:`printed_precision`).
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    dict
+        ``ours, paper, diff, halfwidth, precision, n, test, agrees``.
+    """
+    a = np.asarray(ours, dtype=float).ravel()
+    b = np.asarray(theirs, dtype=float).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"paired runs must be aligned: ours has {a.size}, theirs {b.size}")
+    keep = np.isfinite(a) & np.isfinite(b)
+    d = a[keep] - b[keep]
+    n = int(d.size)
+    prec = printed_precision(decimals)
+    if n == 0:
+        return _row(np.nan, np.nan, np.nan, np.nan, prec, 0, "paired")
+    diff = float(d.mean())
+    half = _tq(n - 1, level) * float(d.std(ddof=1)) / math.sqrt(n) if n > 1 else 0.0
+    return _row(float(a[keep].mean()), float(b[keep].mean()), diff, half, prec, n, "paired")
+
+
+def compare_welch(ours: Any, paper_mean: float, *, paper_std: float | None = None,
+                  paper_n: int | None = None, paper_ci: float | None = None,
+                  decimals: int | None = None, level: float = LEVEL) -> dict[str, Any]:
+    """Agreement of our runs with a published mean (Welch interval where the paper gives a spread).
+
+    Parameters
+    ----------
+    ours : array-like
+        Our per-run values (non-finite ones are dropped).
+    paper_mean : float
+        The published mean.
+    paper_std, paper_n : float, int, optional
+        The published standard deviation and its number of runs.
+    paper_ci : float, optional
+        The published confidence-interval half-width at ``level`` (with ``paper_n``,
+        converted to a standard error; without, taken as the standard error times
+        the normal quantile).
+    decimals : int, optional
+        Printed precision of the published numbers.
+    level : float
+        Confidence level.
+
+    Returns
+    -------
+    dict
+        ``ours, paper, diff, halfwidth, precision, n, test, agrees``; ``test`` is
+        ``"welch"`` with a published spread, ``"t"`` (our interval alone) without.
+    """
+    x = _finite(ours)
+    n = int(x.size)
+    prec = printed_precision(decimals)
+    pm = float(paper_mean) if paper_mean is not None else float("nan")
+    if n == 0 or not math.isfinite(pm):
+        return _row(float(x.mean()) if n else np.nan, pm, np.nan, np.nan, prec, n, "t")
+    v1 = float(x.var(ddof=1)) / n if n > 1 else 0.0
+    v2, dof2 = None, None
+    if paper_std is not None and paper_n and math.isfinite(float(paper_std)):
+        v2, dof2 = float(paper_std) ** 2 / int(paper_n), int(paper_n) - 1
+    elif paper_ci is not None and math.isfinite(float(paper_ci)):
+        q = _tq(int(paper_n) - 1, level) if paper_n else float(stats.norm.ppf(0.5 + level / 2.0))
+        v2, dof2 = (float(paper_ci) / q) ** 2, (int(paper_n) - 1 if paper_n else 10**6)
+    if v2 is None:
+        half = _tq(n - 1, level) * math.sqrt(v1)
+        test = "t"
+    else:
+        den = (v1**2 / max(n - 1, 1) if n > 1 else 0.0) + v2**2 / max(dof2, 1)
+        dof = (v1 + v2) ** 2 / den if den > 0 else max(n - 1, 1)
+        half = _tq(dof, level) * math.sqrt(v1 + v2)
+        test = "welch"
+    diff = float(x.mean()) - pm
+    return _row(float(x.mean()), pm, diff, half, prec, n, test)
+
+
+def _row(ours: float, paper: float, diff: float, half: float, prec: float, n: int,
+         test: str) -> dict[str, Any]:
+    ok = bool(math.isfinite(diff) and abs(diff) <= (half if math.isfinite(half) else 0.0) + prec + 1e-12)
+    return {"ours": ours, "paper": paper, "diff": diff, "halfwidth": half, "precision": prec,
+            "n": n, "test": test, "agrees": ok}
+
+
+_LONG = ("metric", "ours", "paper", "diff", "halfwidth", "precision", "n", "test", "agrees")
+
+
+def compare_runs(ours: pd.DataFrame, theirs: pd.DataFrame, on: str | Sequence[str],
+                 metrics: str | Sequence[str], *, pair_on: str | None = "seed",
+                 level: float = LEVEL) -> pd.DataFrame:
+    """Cell-by-cell agreement of our runs with the authors' per-run results.
+
+    Cells present on both sides are compared per metric; with ``pair_on`` (the
+    seed/split column both sides share) the test is paired on the runs present
+    on both sides, else Welch on the two sets of runs. Cells missing on our side
+    are rows that do not agree (``n = 0``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per cell and metric: the ``on`` columns and ``metric, ours, paper,
+        diff, halfwidth, precision, n, test, agrees`` (``paper`` is the authors' mean).
+    """
+    on = [on] if isinstance(on, str) else list(on)
+    metrics = [metrics] if isinstance(metrics, str) else list(metrics)
+    rows: list[dict[str, Any]] = []
+    mine = dict(iter(ours.groupby(on, sort=False, dropna=False))) if len(ours) else {}
+    for key, cell in theirs.groupby(on, sort=True, dropna=False):
+        key_t = key if isinstance(key, tuple) else (key,)
+        ours_cell = mine.get(key if len(on) > 1 else key_t[0], mine.get(key_t, None))
+        for m in metrics:
+            if ours_cell is None or not len(ours_cell):
+                res = _row(np.nan, float(cell[m].mean()), np.nan, np.nan, 0.0, 0, "missing")
+            elif pair_on is not None:
+                j = ours_cell[[pair_on, m]].merge(cell[[pair_on, m]], on=pair_on, suffixes=("_o", "_t"))
+                res = compare_paired(j[f"{m}_o"], j[f"{m}_t"], level=level)
+            else:
+                t = _finite(cell[m])
+                res = compare_welch(ours_cell[m], float(t.mean()) if t.size else np.nan,
+                                    paper_std=float(t.std(ddof=1)) if t.size > 1 else None,
+                                    paper_n=int(t.size), level=level)
+            rows.append({**dict(zip(on, key_t, strict=True)), "metric": m, **res})
+    return pd.DataFrame(rows, columns=[*on, *_LONG])
+
+
+def compare_published(ours: pd.DataFrame, published: pd.DataFrame, by: str | Sequence[str],
+                      metrics: str | Sequence[str], *,
+                      decimals: int | Mapping[str, int | None] | None = None,
+                      paper_n: int | None = None, level: float = LEVEL) -> pd.DataFrame:
+    """Agreement of our runs with numbers printed in the paper, one row per number.
+
+    Parameters
+    ----------
+    ours : pandas.DataFrame
+        Our per-run results with the ``by`` columns and the metrics.
+    published : pandas.DataFrame
+        The paper's numbers: the ``by`` columns, one column per metric, and
+        optionally ``<metric>_std`` (with ``paper_n``) or ``<metric>_ci``
+        (a confidence-interval half-width). NaN means the paper prints none.
+    by, metrics : str or sequence of str
+        Identifying columns and metrics.
+    decimals : int or mapping, optional
+        Printed decimals of each metric (:func:`printed_precision`).
+    paper_n : int, optional
+        Number of runs behind the published means.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per published number: the ``by`` columns and ``metric, ours, paper,
+        diff, halfwidth, precision, n, test, agrees``.
+    """
+    by = [by] if isinstance(by, str) else list(by)
+    metrics = [metrics] if isinstance(metrics, str) else list(metrics)
+    groups = dict(iter(ours.groupby(by, sort=False, dropna=False))) if len(ours) else {}
+    rows: list[dict[str, Any]] = []
+    for rec in published.to_dict("records"):
+        key = tuple(rec[c] for c in by)
+        cell = groups.get(key if len(by) > 1 else key[0], groups.get(key))
+        for m in metrics:
+            pm = rec.get(m)
+            if pm is None or (isinstance(pm, float) and math.isnan(pm)):
+                continue
+            dec = decimals.get(m) if isinstance(decimals, Mapping) else decimals
+            vals = cell[m] if cell is not None and m in cell else []
+            res = compare_welch(vals, float(pm), paper_std=_num(rec.get(f"{m}_std")),
+                                paper_n=paper_n, paper_ci=_num(rec.get(f"{m}_ci")),
+                                decimals=dec, level=level)
+            if res["n"] == 0:
+                res["test"] = "missing"
+            rows.append({**dict(zip(by, key, strict=True)), "metric": m, **res})
+    return pd.DataFrame(rows, columns=[*by, *_LONG])
+
+
+def _num(x: Any) -> float | None:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return v if math.isfinite(v) else None
+
+
+# --------------------------------------------------------------------------- status
+def share_status(share: float) -> str:
+    """The verdict of a share of agreeing numbers (or of passing checks)."""
+    if share is None or not math.isfinite(float(share)):
+        raise ValueError(f"share must be a finite number in [0, 1], got {share!r}")
+    if not 0.0 <= float(share) <= 1.0:
+        raise ValueError(f"share must be in [0, 1], got {share!r}")
+    if share >= SHARE_REPRODUCED:
+        return VERDICTS[0]
+    if share >= SHARE_PARTLY:
+        return VERDICTS[1]
+    return VERDICTS[2]
+
+
+def worse(*statuses: str) -> str:
+    """The worst of several verdicts."""
+    return VERDICTS[max(VERDICTS.index(s) for s in statuses)]
+
+
+def _bools(checks: Mapping[str, Any] | Iterable[Any] | None) -> list[bool]:
+    if checks is None:
+        return []
+    values = checks.values() if isinstance(checks, Mapping) else checks
+    return [bool(v) if v is not None and v == v else False for v in values]
+
+
+def status(agrees: Iterable[Any] | None = None, *, trends: Mapping[str, Any] | Iterable[Any] | None = None,
+           present: int | None = None, total: int | None = None) -> tuple[str, float]:
+    """Status and share of an item compared with the paper.
+
+    Parameters
+    ----------
+    agrees : iterable of bool, optional
+        One entry per published number: whether it agrees with ours.
+    trends : mapping or iterable of bool, optional
+        The paper's qualitative statements about the item, checked on our results;
+        they can only lower the status.
+    present, total : int, optional
+        Committed and declared runs: ``present == 0`` is "not yet"; ``present < total``
+        caps the status at "partly".
+
+    Returns
+    -------
+    (str, float)
+        The status and the share of agreeing numbers (NaN without published numbers,
+        in which case the trends alone decide).
+    """
+    nums = _bools(agrees)
+    tr = _bools(trends)
+    if present == 0 or (not nums and not tr):
+        return "not yet", float("nan")
+    share = float(np.mean(nums)) if nums else float("nan")
+    verdicts = []
+    if nums:
+        verdicts.append(share_status(share))
+    if tr:
+        verdicts.append(share_status(float(np.mean(tr))))
+    out = worse(*verdicts)
+    if present is not None and total is not None and present < total:
+        out = worse(out, "partly")
+    return out, share
+
+
+# --------------------------------------------------------------------------- ledger
+@dataclass(frozen=True)
+class Cause:
+    """Why an item or claim is not reproduced.
+
+    Parameters
+    ----------
+    kind : str
+        One of :data:`CAUSES`.
+    text : str
+        One or two sentences: the cause and its evidence (for ``unexplained``: what
+        was tried).
+    label : str
+        Where the chapter shows the evidence: a MyST target or ``"#heading-anchor"``.
+    """
+
+    kind: str
+    text: str
+    label: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in CAUSES:
+            raise ValueError(f"cause kind must be one of {list(CAUSES)}, got {self.kind!r}")
+        if not self.text.strip():
+            raise ValueError("a cause needs a sentence saying what shows it "
+                             "(or, if unexplained, what was tried)")
+
+
+#: Columns of a paper's scoreboard rows made by :func:`score_item`.
+ITEM_COLUMNS: tuple[str, ...] = ("item", "label", "status", "share", "numbers", "cause", "reason",
+                                 "cause_label", "evidence")
+
+
+def score_item(item: str, label: str, *, agrees: Iterable[Any] | None = None,
+               trends: Mapping[str, Any] | Iterable[Any] | None = None,
+               verified: Mapping[str, Any] | Iterable[Any] | None = None,
+               present: int | None = None, total: int | None = None,
+               cause: Cause | None = None, evidence: str = "") -> dict[str, Any]:
+    """One scoreboard row, judged by the book's rules.
+
+    Parameters
+    ----------
+    item, label : str
+        As the paper names the item, and where it is in the chapter.
+    agrees, trends, present, total
+        As in :func:`status` (an item compared with the paper).
+    verified : mapping or iterable of bool, optional
+        For an item the paper gives no number or trend for: checks of our code
+        against itself. All pass: "verified"; otherwise "not reproduced" (a
+        failing self-check is a defect, reported as such). Exclusive with
+        ``agrees``/``trends``.
+    cause : Cause, optional
+        Required when the status is partly or not reproduced; ignored (``-``) otherwise.
+    evidence : str
+        One line saying what was checked, with numbers.
+
+    Returns
+    -------
+    dict
+        The row, with the columns of :data:`ITEM_COLUMNS`.
+    """
+    if verified is not None:
+        if agrees is not None or trends is not None:
+            raise ValueError("an item is either verified against our code or compared with the paper, "
+                             "not both")
+        v = _bools(verified)
+        if not v:
+            raise ValueError(f"{item}: verified= needs at least one check")
+        st, share = ("verified" if all(v) else "not reproduced"), float("nan")
+    else:
+        st, share = status(agrees, trends=trends, present=present, total=total)
+    n = len(_bools(agrees))
+    if st in ("partly", "not reproduced"):
+        c = cause or Cause("unexplained", "no cause recorded yet")
+        kind, reason, clabel = c.kind, c.text, c.label
+    else:
+        kind, reason, clabel = NO_CAUSE, "", ""
+    return {"item": item, "label": label, "status": st, "share": share, "numbers": n,
+            "cause": kind, "reason": reason, "cause_label": clabel, "evidence": evidence}
+
+
+def check_ledger(board: pd.DataFrame) -> None:
+    """Raise ``ValueError`` unless every non-reproduced row has a cause and every other has ``-``.
+
+    ``board`` has at least the columns ``item``, ``status`` and ``cause`` (a
+    scoreboard or a claims overview; ``paper`` is used in the message when present).
+    """
+    bad = []
+    for r in board.to_dict("records"):
+        where = f"{r.get('paper', '')} {r['item']}".strip()
+        if r["status"] in ("partly", "not reproduced"):
+            if r["cause"] not in CAUSES:
+                bad.append(f"{where}: status {r['status']!r} needs a cause in {list(CAUSES)}, "
+                           f"has {r['cause']!r}")
+            elif not str(r.get("reason", "x")).strip():
+                bad.append(f"{where}: cause {r['cause']!r} without a sentence")
+        elif r["cause"] != NO_CAUSE:
+            bad.append(f"{where}: status {r['status']!r} must have cause '-', has {r['cause']!r}")
+    if bad:
+        raise ValueError("discrepancy ledger is incomplete:\n" + "\n".join(bad))
