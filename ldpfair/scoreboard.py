@@ -1,4 +1,4 @@
-"""Reproduction scoreboard: what each chapter reproduces, computed from the committed results.
+"""Reproduction scoreboard and discrepancy ledger, computed from the committed results.
 
 Convention (for chapter authors)
 --------------------------------
@@ -6,29 +6,31 @@ A paper module ``ldpfair/papers/<paper>.py`` MAY expose two functions without
 required arguments; the book's *Reproduction scoreboard* page calls them:
 
 ``scoreboard() -> pandas.DataFrame``
-    One row per figure and table of the paper, in the paper's order, with columns
+    One row per figure and table of the paper, in the paper's order, each made by
+    :func:`ldpfair.verdicts.score_item` (columns :data:`ldpfair.verdicts.ITEM_COLUMNS`):
 
     - ``item``: as the paper names it (``"Table 1"``, ``"Figure 2"``, ``"Theorem 2"``);
     - ``label``: where it is in the chapter: a MyST target that ``{ref}`` resolves (a
       figure's ``name``, a ``(label)=`` target), or ``"#<heading-anchor>"`` for a
       section of the chapter (GitHub-style slug of the heading, e.g. ``"#table-1"``);
-    - ``status``: one of :data:`STATUSES`, **computed** from the committed results
-      with :func:`item_status` (never typed): ``"not yet"`` when the results are
-      missing, otherwise the verdict of the item's checks (all pass: reproduced,
-      some: partly, none: not reproduced);
-    - ``evidence`` (optional): one line saying what was checked, with numbers.
+    - ``status`` and ``share``: **computed** from the committed results by the rules
+      of :mod:`ldpfair.verdicts` (never typed);
+    - ``cause``, ``reason``, ``cause_label``: the discrepancy ledger entry of an item
+      that is not reproduced (``-`` otherwise);
+    - ``evidence``: one line saying what was checked, with numbers.
 
-    Use :func:`committed` to read the committed results (it never computes) and
-    :func:`cell_agrees` / :func:`item_status` to judge them.
+    Use :func:`committed` to read the committed results (it never computes).
 
 ``committed_claims() -> list[ldpfair.reporting.Claim]``
     The paper's claims checked on the committed paper-profile results (the same
-    :class:`~ldpfair.reporting.Claim` objects the chapter shows). A zero-argument
-    ``claims()`` is accepted as well.
+    :class:`~ldpfair.reporting.Claim` objects the chapter shows), each claim that is
+    not reproduced with its ``cause``. A zero-argument ``claims()`` is accepted too.
 
 A paper without these functions (or without a module) appears with one row
-``"not yet reproduced"``. :func:`scoreboard` and :func:`claims_overview` gather
-all five papers; :func:`scoreboard_markdown` renders the page's table with links.
+``"not yet"``. :func:`scoreboard` and :func:`claims_overview` gather all five
+papers; :func:`ledger` lists every discrepancy; :func:`scoreboard_markdown`,
+:func:`ledger_markdown`, :func:`verdict_box` and :func:`landing_summary` render them
+for the book.
 """
 
 from __future__ import annotations
@@ -43,7 +45,15 @@ import pandas as pd
 from scipy import stats
 
 from .reporting import Claim, verdict
-from .verdicts import ITEM_COLUMNS, NO_CAUSE, STATUSES, VERDICTS
+from .verdicts import (
+    CAUSES,
+    ITEM_COLUMNS,
+    NO_CAUSE,
+    NO_CAUSE_RECORDED,
+    STATUSES,
+    VERDICTS,
+    check_ledger,
+)
 
 __all__ = [
     "STATUSES",
@@ -63,9 +73,6 @@ __all__ = [
 
 #: Required columns of a paper's ``scoreboard()``.
 COLUMNS: tuple[str, str, str] = ("item", "label", "status")
-_ICON = {"reproduced": "✅", "partly": "🟡", "not reproduced": "❌", "verified": "☑", "new result": "✳",
-         "not yet": "⏳"}
-
 
 def cell_agrees(
     ours_mean: float,
@@ -190,7 +197,7 @@ def paper_scoreboard(paper: str) -> pd.DataFrame:
     if "cause" not in table.columns:
         bad = table["status"].isin(["partly", "not reproduced"])
         table["cause"] = np.where(bad, "unexplained", NO_CAUSE)
-        table.loc[bad, "reason"] = "no cause recorded yet"
+        table.loc[bad, "reason"] = NO_CAUSE_RECORDED
     return table[list(ITEM_COLUMNS)].reset_index(drop=True)
 
 
@@ -218,21 +225,83 @@ def scoreboard(papers: Sequence[str] | None = None) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)[["paper", *ITEM_COLUMNS]]
 
 
+def computed(papers: Sequence[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`scoreboard` and :func:`claims_overview`, memoised on disk for one book build.
+
+    Several pages of the book show the same verdicts (the scoreboard, the ledger,
+    the landing page and each chapter's verdict box). The pair is stored under
+    ``<cache>/scoreboard/<key>.pkl`` where the key hashes every source file of
+    ``ldpfair``, every committed results file and the reference folder's path, so
+    any change to the code or to the results recomputes it. The cache folder is
+    ``$LDPFAIR_CACHE`` or ``.ldpfair_cache`` in the repository.
+    """
+    import hashlib
+    import os
+    import pickle
+    import tempfile
+    from pathlib import Path
+
+    from .papers import PAPERS
+
+    papers = list(papers or PAPERS)
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256(repr((papers, os.environ.get("LDPFAIR_REFERENCE_DIR", ""),
+                             os.environ.get("LDPFAIR_DATA_DIR", ""))).encode())
+    for base, pattern in ((root / "ldpfair", "**/*.py"), (root / "ldpfair", "**/*.json"),
+                          (root / "results", "**/*")):
+        for f in sorted(base.glob(pattern)):
+            if f.is_file():
+                h.update(str(f.relative_to(root)).encode())
+                h.update(f.read_bytes())
+    folder = Path(os.environ.get("LDPFAIR_CACHE") or root / ".ldpfair_cache") / "scoreboard"
+    path = folder / f"{h.hexdigest()[:32]}.pkl"
+    if path.is_file():
+        try:
+            with path.open("rb") as fh:
+                board, claims = pickle.load(fh)
+            return board, claims
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError):
+            pass  # a damaged memo is recomputed
+    board, claims = scoreboard(papers), claims_overview(papers)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump((board, claims), fh)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # read-only checkout: no memo, same result
+    return board, claims
+
+
 def claims_overview(papers: Sequence[str] | None = None) -> pd.DataFrame:
-    """Every paper's claims: paper, claim, statement, checks passed, verdict."""
+    """Every paper's claims: paper, claim, statement, checks passed, share, verdict and ledger cause."""
     from .papers import PAPERS
 
     rows = []
     for p in papers or PAPERS:
         for c in paper_claims(p):
-            passed = sum(bool(v) for v in c.checks.values())
+            passed = sum(bool(v) and v == v for v in c.checks.values())
+            v = c.verdict
+            cause = c.cause if v != "reproduced" else None
+            if v != "reproduced" and cause is None:
+                kind, reason, label = "unexplained", NO_CAUSE_RECORDED, ""
+            else:
+                kind, reason, label = ((cause.kind, cause.text, cause.label) if cause is not None
+                                       else (NO_CAUSE, "", ""))
             rows.append({"paper": p, "claim": c.id, "statement": c.statement,
-                         "checks passed": f"{passed}/{len(c.checks)}", "verdict": c.verdict})
-    return pd.DataFrame(rows, columns=["paper", "claim", "statement", "checks passed", "verdict"])
+                         "checks passed": f"{passed}/{len(c.checks)}",
+                         "share": passed / len(c.checks) if c.checks else float("nan"), "verdict": v,
+                         "cause": kind, "reason": reason, "cause_label": label})
+    return pd.DataFrame(rows, columns=_CLAIM_COLUMNS)
+
+
+_CLAIM_COLUMNS = ["paper", "claim", "statement", "checks passed", "share", "verdict", "cause", "reason",
+                  "cause_label"]
 
 
 def summary(board: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
-    """Per paper: how many items and claims have each status."""
+    """Per paper: how many items have each status and how many claims each verdict."""
     rows = []
     for p in dict.fromkeys(board["paper"]):
         b = board[board["paper"] == p]
@@ -246,6 +315,67 @@ def summary(board: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def ledger(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The discrepancy ledger: one row per item or claim that is not reproduced.
+
+    Parameters
+    ----------
+    board : DataFrame
+        Output of :func:`scoreboard`.
+    claims : DataFrame, optional
+        Output of :func:`claims_overview`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``paper, kind`` (``"item"`` or ``"claim"``), ``item, status, share,
+        cause, reason, label`` (where the chapter shows the evidence; the item's own
+        place when the cause names none).
+    """
+    rows = []
+    for r in board.to_dict("records"):
+        if r["status"] in ("partly", "not reproduced"):
+            rows.append({"paper": r["paper"], "kind": "item", "item": r["item"], "status": r["status"],
+                         "share": r["share"], "cause": r["cause"], "reason": r["reason"],
+                         "label": r["cause_label"] or r["label"]})
+    for r in (claims.to_dict("records") if claims is not None else []):
+        if r["verdict"] in ("partly", "not reproduced"):
+            rows.append({"paper": r["paper"], "kind": "claim", "item": r["claim"], "status": r["verdict"],
+                         "share": r["share"], "cause": r["cause"], "reason": r["reason"],
+                         "label": r["cause_label"] or "#claims"})
+    return pd.DataFrame(rows, columns=_LEDGER_COLUMNS)
+
+
+_LEDGER_COLUMNS = ["paper", "kind", "item", "status", "share", "cause", "reason", "label"]
+
+
+def check_complete(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> None:
+    """Raise ``ValueError`` unless every discrepancy (item or claim) has a recorded cause.
+
+    Wraps :func:`ldpfair.verdicts.check_ledger` and also rejects the placeholder
+    cause that a row gets when its paper recorded none.
+    """
+    frames = [board[["paper", "item", "status", "cause", "reason"]]]
+    if claims is not None and len(claims):
+        frames.append(claims.rename(columns={"claim": "item", "verdict": "status"})[
+            ["paper", "item", "status", "cause", "reason"]])
+    both = pd.concat(frames, ignore_index=True)
+    check_ledger(both)
+    missing = both[both["reason"] == NO_CAUSE_RECORDED]
+    if len(missing):
+        names = ", ".join(f"{r.paper} {r.item}" for r in missing.itertuples())
+        raise ValueError(f"discrepancies without a recorded cause: {names}")
+
+
+# --------------------------------------------------------------------------- rendering
+def badge(status: str) -> str:
+    """A status as a text badge (an HTML span the book's stylesheet colours; no emoji)."""
+    if status not in (*STATUSES, *CAUSES, NO_CAUSE):
+        raise ValueError(f"unknown status {status!r}; valid: {list(STATUSES)}")
+    slug = status.replace(" ", "-")
+    return f'<span class="verdict verdict-{slug}">{status}</span>'
+
+
 def _escape(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
@@ -256,6 +386,10 @@ def _link(item: str, label: str, paper: str, chapter: Callable[[str], str]) -> s
     if label == paper:
         return f"{{doc}}`{_escape(item)} <{chapter(paper).removesuffix('.md')}>`"
     return f"{{ref}}`{_escape(item)} <{label}>`"
+
+
+def _share(x: float) -> str:
+    return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.0%}"
 
 
 def scoreboard_markdown(
@@ -284,21 +418,148 @@ def scoreboard_markdown(
         title = (titles or {}).get(p, p)
         out.append(f"### {title}\n")
         out.append(f"Chapter: {{doc}}`{chapter(p).removesuffix('.md')}`\n")
-        out.append("| item | status | evidence |\n|---|---|---|")
+        out.append("| item | status | agree | cause | evidence |\n|---|---|---|---|---|")
         for r in b.itertuples(index=False):
-            out.append(f"| {_link(r.item, r.label, p, chapter)} | {_ICON[r.status]} {r.status} | "
-                       f"{_escape(r.evidence)} |")
+            out.append(f"| {_link(r.item, r.label, p, chapter)} | {badge(r.status)} | {_share(r.share)} | "
+                       f"{_escape(r.cause)} | {_escape(r.evidence)} |")
         out.append("")
         c = claims[claims["paper"] == p] if claims is not None and len(claims) else None
         if c is not None and len(c):
-            out.append("| claim | statement | checks passed | verdict |\n|---|---|---|---|")
+            out.append("| claim | statement | checks passed | verdict | cause |\n|---|---|---|---|---|")
             for r in c.itertuples(index=False):
                 out.append(f"| {_escape(r.claim)} | {_escape(r.statement)} | {r[3]} | "
-                           f"{_ICON[r.verdict]} {r.verdict} |")
+                           f"{badge(r.verdict)} | {_escape(r.cause)} |")
             out.append("")
         elif claims is not None:
             out.append("*No claims checked yet.*\n")
     return "\n".join(out)
+
+
+def ledger_markdown(
+    table: pd.DataFrame,
+    *,
+    chapter: Callable[[str], str] = lambda p: f"../notebooks/{p}.md",
+    titles: Mapping[str, str] | None = None,
+) -> str:
+    """The discrepancy ledger as MyST Markdown, grouped by paper, each entry linked to its evidence.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Output of :func:`ledger`.
+    chapter, titles
+        As in :func:`scoreboard_markdown`.
+    """
+    out: list[str] = []
+    counts = table["cause"].value_counts()
+    out.append("**Causes:** " + ", ".join(f"{counts.get(c, 0)} {c}" for c in CAUSES) + "\n")
+    for p in dict.fromkeys(table["paper"]):
+        t = table[table["paper"] == p]
+        out.append(f"### {(titles or {}).get(p, p)}\n")
+        for r in t.itertuples(index=False):
+            what = f"{r.kind} {r.item}" if r.kind == "claim" else r.item
+            out.append(f"- **{_link(what, r.label, p, chapter)}** {badge(r.status)} "
+                       f"(agree: {_share(r.share)}) — {badge(r.cause)} {_escape(r.reason)}")
+        out.append("")
+    if table.empty:
+        out.append("*No discrepancies: every item and claim is reproduced or verified.*")
+    return "\n".join(out)
+
+
+def verdict_counts(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> dict[str, int]:
+    """Items per status and claims per verdict (keys ``items <status>``, ``claims <verdict>``)."""
+    out = {f"items {s}": int((board["status"] == s).sum()) for s in STATUSES}
+    for s in VERDICTS:
+        out[f"claims {s}"] = int((claims["verdict"] == s).sum()) if claims is not None and len(claims) else 0
+    return out
+
+
+def _count_line(counts: Mapping[str, int], kind: str, statuses: Sequence[str]) -> str:
+    parts = [f"{counts[f'{kind} {s}']} {badge(s)}" for s in statuses if counts.get(f"{kind} {s}")]
+    return ", ".join(parts) or "none"
+
+
+def verdict_box(paper: str, *, board: pd.DataFrame | None = None,
+                claims: pd.DataFrame | None = None) -> str:
+    """The verdict box opening a chapter: counts by status and the cause of each discrepancy.
+
+    Computed from the committed paper-profile results (:func:`paper_scoreboard`,
+    :func:`paper_claims`); each discrepancy links down to the chapter section that
+    shows its evidence. Returns MyST Markdown (a ``verdict-box`` admonition).
+    """
+    if board is None or claims is None:
+        all_board, all_claims = computed()
+        board = all_board[all_board["paper"] == paper] if board is None else board
+        claims = all_claims[all_claims["paper"] == paper] if claims is None else claims
+    counts = verdict_counts(board, claims)
+    led = ledger(board, claims)
+    lines = [":::{admonition} Did it reproduce?", ":class: verdict-box", "",
+             f"**Figures and tables:** {_count_line(counts, 'items', STATUSES)}. ",
+             f"**Claims:** {_count_line(counts, 'claims', VERDICTS)}.", ""]
+    if len(led):
+        lines.append("Not reproduced, and why:\n")
+        for r in led.itertuples(index=False):
+            target = r.label if r.label.startswith("#") else None
+            name = f"claim {r.item}" if r.kind == "claim" else r.item
+            link = f"[{_escape(name)}]({target})" if target else f"{{ref}}`{_escape(name)} <{r.label}>`"
+            why = _escape(_first_sentence(r.reason))
+            lines.append(f"- {link}: {badge(r.status)}, {badge(r.cause)}: {why}")
+    else:
+        lines.append("Every figure, table and claim compared with the paper is reproduced.")
+    lines += ["", "Computed from the committed results by the book's verdict rules "
+              "(see {doc}`the scoreboard <../book/scoreboard>`).", ":::"]
+    return "\n".join(lines)
+
+
+def _first_sentence(text: str, limit: int = 220) -> str:
+    text = str(text).strip()
+    cut = text.find(". ")
+    first = text if cut < 0 else text[: cut + 1]
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
+
+
+def landing_summary(board: pd.DataFrame, claims: pd.DataFrame | None = None, *,
+                    titles: Mapping[str, str] | None = None,
+                    chapter: Callable[[str], str] = lambda p: f"../notebooks/{p}.md") -> str:
+    """The five-paper summary of the landing page as a MyST Markdown table."""
+    out = ["| paper | figures and tables | claims | discrepancies by cause |", "|---|---|---|---|"]
+    for p in dict.fromkeys(board["paper"]):
+        b = board[board["paper"] == p]
+        c = claims[claims["paper"] == p] if claims is not None and len(claims) else None
+        counts = verdict_counts(b, c)
+        led = ledger(b, c)
+        causes = ", ".join(f"{n} {k}" for k, n in led["cause"].value_counts().items()) or "none"
+        doc = chapter(p).removesuffix(".md")
+        link = f"{{doc}}`{_escape(titles[p])} <{doc}>`" if titles and p in titles else f"{{doc}}`{doc}`"
+        out.append(f"| {link} | "
+                   f"{_count_line(counts, 'items', STATUSES)} | {_count_line(counts, 'claims', VERDICTS)} | "
+                   f"{causes} |")
+    return "\n".join(out)
+
+
+def rules_markdown() -> str:
+    """The verdict rules as printed on the scoreboard page (from :mod:`ldpfair.verdicts`' constants)."""
+    from . import verdicts as v
+
+    return "\n".join([
+        f"- **Agreement of one published number.** The difference between ours and the paper's lies within "
+        f"a {v.LEVEL:.0%} interval plus the paper's printed precision (a value printed with 2 decimals "
+        "cannot be matched more finely than 0.005). The interval is **paired** on the seeds where both "
+        "sides ran the same seeds and splits (the authors' per-seed results), **Welch** where the paper "
+        "gives its spread, and our Student-t interval otherwise. Nothing else widens it.",
+        f"- **Status from the share of agreeing numbers:** {badge('reproduced')} at least "
+        f"{v.SHARE_REPRODUCED:.0%}, {badge('partly')} from {v.SHARE_PARTLY:.0%}, {badge('not reproduced')} "
+        "below. The paper's qualitative statements about an item (a trend, an ordering) are extra checks "
+        "that can only lower the status. An item whose runs are only partly committed is at best partly.",
+        f"- {badge('verified')}: the paper gives no number or trend (a notation table, a diagram, a "
+        "theorem); it is checked against our own code only, so it is not called reproduced.",
+        f"- {badge('new result')}: a chapter no paper has. {badge('not yet')}: results not committed.",
+        "- **Claims** are judged by the share of their checks that pass, with the same thresholds.",
+        "- **Every discrepancy has a cause:** " + ", ".join(badge(c) for c in CAUSES) + " — explained (a "
+        "switchable variant reproduces the published numbers, shown in the chapter), paper error (a proof, "
+        "brute force or executable counter-example), data unavailable (what produced the numbers does not "
+        "exist), unexplained (with what was tried).",
+    ])
 
 
 def _as_float(x: Any) -> float:

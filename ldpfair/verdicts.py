@@ -56,11 +56,13 @@ __all__ = [
     "CAUSES",
     "LEVEL",
     "NO_CAUSE",
+    "NO_CAUSE_RECORDED",
     "SHARE_PARTLY",
     "SHARE_REPRODUCED",
     "STATUSES",
     "VERDICTS",
     "Cause",
+    "ITEM_COLUMNS",
     "check_ledger",
     "compare_paired",
     "compare_published",
@@ -89,6 +91,8 @@ STATUSES: tuple[str, ...] = (*VERDICTS, "verified", "new result", "not yet")
 NO_CAUSE: str = "-"
 #: Causes of a discrepancy (an item or claim that is not reproduced).
 CAUSES: tuple[str, ...] = ("explained", "paper error", "data unavailable", "unexplained")
+#: The reason a discrepancy gets when its chapter recorded no cause (the ledger test rejects it).
+NO_CAUSE_RECORDED: str = "no cause recorded yet"
 
 
 # --------------------------------------------------------------------------- agreement
@@ -216,10 +220,12 @@ def compare_runs(ours: pd.DataFrame, theirs: pd.DataFrame, on: str | Sequence[st
                  level: float = LEVEL) -> pd.DataFrame:
     """Cell-by-cell agreement of our runs with the authors' per-run results.
 
-    Cells present on both sides are compared per metric; with ``pair_on`` (the
-    seed/split column both sides share) the test is paired on the runs present
-    on both sides, else Welch on the two sets of runs. Cells missing on our side
-    are rows that do not agree (``n = 0``).
+    Every cell of ``theirs`` is compared per metric; with ``pair_on`` (the
+    seed/split column both sides share) the test is paired on the runs present on
+    both sides (:func:`compare_paired`), else Welch on the two sets of runs
+    (:func:`compare_welch` with the authors' mean, spread and count). A cell
+    missing on our side is a row that does not agree (``n = 0``, test
+    ``"missing"``). The authors' per-run results are unrounded (precision 0).
 
     Returns
     -------
@@ -229,24 +235,51 @@ def compare_runs(ours: pd.DataFrame, theirs: pd.DataFrame, on: str | Sequence[st
     """
     on = [on] if isinstance(on, str) else list(on)
     metrics = [metrics] if isinstance(metrics, str) else list(metrics)
-    rows: list[dict[str, Any]] = []
-    mine = dict(iter(ours.groupby(on, sort=False, dropna=False))) if len(ours) else {}
-    for key, cell in theirs.groupby(on, sort=True, dropna=False):
-        key_t = key if isinstance(key, tuple) else (key,)
-        ours_cell = mine.get(key if len(on) > 1 else key_t[0], mine.get(key_t, None))
-        for m in metrics:
-            if ours_cell is None or not len(ours_cell):
-                res = _row(np.nan, float(cell[m].mean()), np.nan, np.nan, 0.0, 0, "missing")
-            elif pair_on is not None:
-                j = ours_cell[[pair_on, m]].merge(cell[[pair_on, m]], on=pair_on, suffixes=("_o", "_t"))
-                res = compare_paired(j[f"{m}_o"], j[f"{m}_t"], level=level)
-            else:
-                t = _finite(cell[m])
-                res = compare_welch(ours_cell[m], float(t.mean()) if t.size else np.nan,
-                                    paper_std=float(t.std(ddof=1)) if t.size > 1 else None,
-                                    paper_n=int(t.size), level=level)
-            rows.append({**dict(zip(on, key_t, strict=True)), "metric": m, **res})
-    return pd.DataFrame(rows, columns=[*on, *_LONG])
+    if theirs.empty:
+        return pd.DataFrame(columns=[*on, *_LONG])
+    cells = theirs[on].drop_duplicates().reset_index(drop=True)
+    parts = []
+    for m in metrics:
+        t = theirs[[*on, *([pair_on] if pair_on else []), m]].rename(columns={m: "t"})
+        o = ours[[*on, *([pair_on] if pair_on else []), m]].rename(columns={m: "o"}) if len(ours) \
+            else pd.DataFrame(columns=[*on, *([pair_on] if pair_on else []), "o"])
+        t_mean = t.groupby(on, dropna=False)["t"].mean().rename("paper")
+        if pair_on is not None:
+            j = o.merge(t, on=[*on, pair_on]).astype({"o": float, "t": float})
+            j = j[np.isfinite(j["o"]) & np.isfinite(j["t"])]
+            j["d"] = j["o"] - j["t"]
+            g = j.groupby(on, dropna=False)
+            st = pd.DataFrame({"ours": g["o"].mean(), "diff": g["d"].mean(), "sd": g["d"].std(ddof=1),
+                               "n": g["d"].size()})
+            se2 = st["sd"] ** 2 / st["n"]
+            dof = st["n"] - 1.0
+            test = "paired"
+        else:
+            o = o[np.isfinite(o["o"].astype(float))]
+            t = t[np.isfinite(t["t"].astype(float))]
+            go, gt = o.groupby(on, dropna=False)["o"], t.groupby(on, dropna=False)["t"]
+            st = pd.DataFrame({"ours": go.mean(), "v1": go.var(ddof=1) / go.size(), "n": go.size()})
+            st = st.join(pd.DataFrame({"tm": gt.mean(), "v2": gt.var(ddof=1) / gt.size(),
+                                       "n2": gt.size()}), how="inner")
+            st["diff"] = st["ours"] - st["tm"]
+            v1, v2 = st["v1"].fillna(0.0), st["v2"].fillna(0.0)
+            se2 = v1 + v2
+            with np.errstate(invalid="ignore", divide="ignore"):
+                dof = se2**2 / (v1**2 / (st["n"] - 1).clip(lower=1) + v2**2 / (st["n2"] - 1).clip(lower=1))
+            test = "welch"
+        q = stats.t.ppf(0.5 + level / 2.0, dof.fillna(1.0).clip(lower=1.0))
+        st["halfwidth"] = np.where(st["n"] > 1, q * np.sqrt(se2.fillna(0.0)), 0.0)
+        st = st[["ours", "diff", "halfwidth", "n"]].reset_index()
+        part = cells.merge(t_mean.reset_index(), on=on, how="left").merge(st, on=on, how="left")
+        part["n"] = part["n"].fillna(0).astype(int)
+        part["metric"] = m
+        part["precision"] = 0.0
+        part["test"] = np.where(part["n"] > 0, test, "missing")
+        part["agrees"] = (part["n"] > 0) & (part["diff"].abs() <= part["halfwidth"] + 1e-12)
+        parts.append(part)
+    out = pd.concat(parts, ignore_index=True)
+    out["agrees"] = out["agrees"].astype(bool)
+    return out[[*on, *_LONG]]
 
 
 def compare_published(ours: pd.DataFrame, published: pd.DataFrame, by: str | Sequence[str],
@@ -442,7 +475,7 @@ def score_item(item: str, label: str, *, agrees: Iterable[Any] | None = None,
         st, share = status(agrees, trends=trends, present=present, total=total)
     n = len(_bools(agrees))
     if st in ("partly", "not reproduced"):
-        c = cause or Cause("unexplained", "no cause recorded yet")
+        c = cause or Cause("unexplained", NO_CAUSE_RECORDED)
         kind, reason, clabel = c.kind, c.text, c.label
     else:
         kind, reason, clabel = NO_CAUSE, "", ""
