@@ -163,11 +163,26 @@ def callable_id(obj: object) -> object:
             "args": [repr(a) for a in obj.args],
             "keywords": {k: repr(v) for k, v in sorted(obj.keywords.items())},
         }
-    name = f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', type(obj).__name__)}"
+    target = obj if inspect.isroutine(obj) or inspect.isclass(obj) else type(obj)
     try:
-        src = inspect.getsource(obj if inspect.isroutine(obj) or inspect.isclass(obj)
-                                else type(obj))
+        digest = _source_digest(target)
+    except TypeError:  # an unhashable callable: not memoised
+        digest = _source_digest.__wrapped__(target)
+    name = f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', type(obj).__name__)}"
+    return f"callable:{name}:{digest}"
+
+
+@functools.lru_cache(maxsize=4096)
+def _source_digest(target: object) -> str:
+    """sha256 prefix of ``target``'s source (``"nosource"`` without one), memoised per object.
+
+    ``inspect.getsource`` reads and tokenises the whole module on every call; a grid
+    asks for the same few functions once per task (tens of thousands of times when
+    the book loads every committed result). A redefined function is a new object,
+    so an edit in an interactive session still gets a new digest.
+    """
+    try:
+        src = inspect.getsource(target)  # type: ignore[arg-type]
     except (OSError, TypeError):
         src = ""
-    digest = hashlib.sha256(src.encode()).hexdigest()[:12] if src else "nosource"
-    return f"callable:{name}:{digest}"
+    return hashlib.sha256(src.encode()).hexdigest()[:12] if src else "nosource"
