@@ -29,13 +29,15 @@ from __future__ import annotations
 import html
 import math
 import numbers
+import re
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["LABELS", "MISSING", "Table", "table", "long", "format_value"]
+__all__ = ["LABELS", "MISSING", "Table", "table", "long", "format_value", "verdict_slug"]
 
+_SPEC = re.compile(r",?\.\d+[eEfg%]")
 #: What a missing value shows.
 MISSING = "\u2014"
 #: Marks of agreement columns (True, False).
@@ -88,16 +90,18 @@ def format_value(value: object, digits: int | str = 3) -> str:
         The cell. Missing values (None, NaN, NA) give :data:`MISSING`; booleans
         ``yes`` / ``no``; integers (and integer-valued floats when ``digits`` is an
         int) thousands-separated without decimals; other numbers ``digits`` decimals.
-    digits : int or {"g", "%", "int"}
+    digits : int or {"g", "%", "int"} or str
         Decimals, or ``"g"`` (shortest exact form, e.g. 0.25 and 100), ``"%"``
-        (a share as a whole percentage), ``"int"`` (rounded to an integer).
+        (a share as a whole percentage), ``"int"`` (rounded to an integer), or a
+        format specification starting with a dot (``".2e"``, ``".1%"``).
 
     Returns
     -------
     str
     """
-    if isinstance(digits, str) and digits not in ("g", "%", "int"):
-        raise ValueError(f"digits must be a number of decimals or one of 'g', '%', 'int', got {digits!r}")
+    if isinstance(digits, str) and digits not in ("g", "%", "int") and not _SPEC.fullmatch(digits):
+        raise ValueError("digits must be a number of decimals, one of 'g', '%', 'int' or a format "
+                         f"specification such as '.2e', got {digits!r}")
     if isinstance(digits, int | np.integer) and not isinstance(digits, bool) and digits < 0:
         raise ValueError(f"digits must be >= 0, got {digits}")
     if _is_missing(value):
@@ -118,9 +122,16 @@ def format_value(value: object, digits: int | str = 3) -> str:
             return f"{round(x):,}"
         if digits == "g":
             return f"{x:.6g}"
+        if isinstance(digits, str):
+            return format(x, digits)
         text = f"{x:,.{int(digits)}f}"
         return "0" + text[2:] if text.startswith("-0") and float(text.replace(",", "")) == 0 else text
     return str(value)
+
+
+def verdict_slug(verdict: str) -> str:
+    """CSS class suffix of a verdict word: ``"not reproduced"`` -> ``"not-reproduced"``."""
+    return re.sub(r"[^a-z0-9]+", "-", str(verdict).strip().lower()).strip("-") or "not-yet"
 
 
 def _label(name: object, labels: Mapping[str, str]) -> str:
@@ -142,13 +153,15 @@ class Table:
     """
 
     def __init__(self, frame: pd.DataFrame, *, caption: str | None, legend: Sequence[str],
-                 numeric: Sequence[str], keys: Sequence[str], text: Sequence[str]) -> None:
+                 numeric: Sequence[str], keys: Sequence[str], text: Sequence[str],
+                 badges: Sequence[str] = ()) -> None:
         self.frame = frame
         self.caption = caption
         self.legend = list(legend)
         self._numeric = set(numeric)
         self._keys = set(keys)
         self._text = set(text)
+        self._badges = set(badges)
 
     def to_html(self) -> str:
         """The table as an HTML fragment in its scroll container."""
@@ -173,6 +186,8 @@ class Table:
                     text = f'<span class="mark-yes">{text}</span>'
                 elif value == AGREE_MARKS[1]:
                     text = f'<span class="mark-no">{text}</span>'
+                elif col in self._badges and value != MISSING:
+                    text = f'<span class="verdict verdict-{verdict_slug(value)}">{text}</span>'
                 cells.append(f"<td{cls(col)}>{text}</td>")
             out.append("<tr>" + "".join(cells) + "</tr>")
         out.append("</tbody></table>")
@@ -217,6 +232,7 @@ def table(
     columns: Sequence[str] | None = None,
     text: str | Sequence[str] = (),
     legend: str | Sequence[str] = (),
+    badges: str | Sequence[str] = (),
 ) -> Table:
     """Format ``frame`` for the book (see the module docstring).
 
@@ -248,6 +264,9 @@ def table(
         Columns of prose (claims, evidence): allowed to wrap.
     legend : str or sequence of str
         Further lines under the table.
+    badges : str or sequence of str
+        Columns of verdict words (reproduced, partly, ...), shown as the book's
+        verdict badges (``<span class="verdict verdict-<slug>">``).
 
     Returns
     -------
@@ -265,12 +284,14 @@ def table(
     key = [key] if isinstance(key, str) else list(key)
     agreement = [agreement] if isinstance(agreement, str) else list(agreement)
     text = [text] if isinstance(text, str) else list(text)
+    badges = [badges] if isinstance(badges, str) else list(badges)
     legend = [legend] if isinstance(legend, str) else list(legend)
     pm = dict(pm or {})
     labels = dict(labels or {})
     _check_columns("key", key, df)
     _check_columns("agreement", agreement, df)
     _check_columns("text", text, df)
+    _check_columns("badges", badges, df)
     _check_columns("pm", list(pm) + list(pm.values()), df)
     if columns is not None:
         _check_columns("columns", list(columns), df)
@@ -317,7 +338,8 @@ def table(
     out.columns = [names[c] for c in order]
     lines = ([agreement_legend] if agreement else []) + legend
     return Table(out, caption=caption, legend=lines, numeric=[names[c] for c in numeric],
-                 keys=[names[c] for c in key], text=[names[c] for c in text])
+                 keys=[names[c] for c in key], text=[names[c] for c in text],
+                 badges=[names[c] for c in badges])
 
 
 def long(frame: pd.DataFrame, key: str | Sequence[str], values: Sequence[str] | None = None, *,

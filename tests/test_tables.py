@@ -16,6 +16,7 @@ def test_format_value_precision_missing_and_booleans():
     assert format_value(pd.NA) == MISSING
     assert format_value(True) == "yes" and format_value(np.bool_(False)) == "no"
     assert format_value(float("inf")) == "\u221e"
+    assert format_value(0.000123, ".2e") == "1.23e-04"
     with pytest.raises(ValueError, match="digits"):
         format_value(1.0, "x")
     with pytest.raises(ValueError, match="digits"):
@@ -99,3 +100,12 @@ def test_long_keeps_row_order_and_every_cell():
 
 def test_labels_cover_the_recurring_internal_names():
     assert tables.LABELS["auc_labels"] != "auc_labels" and tables.LABELS["mechanism"] == "protocol"
+
+
+def test_badges_render_verdicts_as_css_badges():
+    t = table(pd.DataFrame({"claim": ["RQ1", "RQ2"], "verdict": ["reproduced", "not reproduced"]}),
+              key="claim", badges="verdict")
+    html = t.to_html()
+    assert '<span class="verdict verdict-reproduced">reproduced</span>' in html
+    assert '<span class="verdict verdict-not-reproduced">not reproduced</span>' in html
+    assert tables.verdict_slug("Partly ") == "partly"
