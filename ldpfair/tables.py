@@ -35,7 +35,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["LABELS", "MISSING", "Table", "table", "long", "format_value", "verdict_slug"]
+__all__ = ["LABELS", "MISSING", "Table", "table", "long", "format_value", "verdict_slug", "label"]
 
 _SPEC = re.compile(r",?\.\d+[eEfg%]")
 #: What a missing value shows.
@@ -132,6 +132,11 @@ def format_value(value: object, digits: int | str = 3) -> str:
 def verdict_slug(verdict: str) -> str:
     """CSS class suffix of a verdict word: ``"not reproduced"`` -> ``"not-reproduced"``."""
     return re.sub(r"[^a-z0-9]+", "-", str(verdict).strip().lower()).strip("-") or "not-yet"
+
+
+def label(name: object, labels: Mapping[str, str] | None = None) -> str:
+    """The human label of a column or metric name (``labels`` first, then :data:`LABELS`)."""
+    return _label(name, labels or {})
 
 
 def _label(name: object, labels: Mapping[str, str]) -> str:

@@ -100,6 +100,8 @@ def test_long_keeps_row_order_and_every_cell():
 
 def test_labels_cover_the_recurring_internal_names():
     assert tables.LABELS["auc_labels"] != "auc_labels" and tables.LABELS["mechanism"] == "protocol"
+    assert tables.label("auc_labels") == "AUC (labels)" and tables.label("my_col") == "my col"
+    assert tables.label("x", {"x": "X"}) == "X"
 
 
 def test_badges_render_verdicts_as_css_badges():
