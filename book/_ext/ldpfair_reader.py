@@ -14,7 +14,9 @@
   Apache-2.0) is added to the static files, so ``mathjax_path =
   "mathjax/tex-chtml-full.js"`` in ``_config.yml`` serves math without a network.
   It is added here rather than in the book's ``_static/`` folder because Jupyter
-  Book would load every ``.js`` file found there as a page script.
+  Book would load every ``.js`` file found there as a page script. MathJax is
+  loaded on every page (``html_assets_policy = "always"``): math also appears in
+  places Sphinx does not count as equations (bibliography entries, cell outputs).
 
 Registered in ``_config.yml`` under ``sphinx: local_extensions``.
 """
@@ -66,6 +68,7 @@ def _renumber(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("config-inited", _add_static)
+    app.set_html_assets_policy("always")
     # after Sphinx's TocTreeCollector (priority 500) has assigned the numbers
     app.connect("env-get-updated", _renumber, priority=900)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
