@@ -490,3 +490,23 @@ def test_paper_pages_offer_their_notebook():
         nb = nbformat.read(HTML / "_downloads" / "notebooks" / f"{md.stem}.ipynb", 4)
         assert any("parameters" in c.metadata.get("tags", []) for c in nb.cells)
         assert "mybinder.org/v2/gh/" in text, f"{page} has no Binder link"
+
+
+def test_reader_extension_numbers_exercises_per_page_and_drops_figure_numbers():
+    """book/_ext/ldpfair_reader.py: exercises 1..N per page in document order, no book-wide figure numbers."""
+    import importlib.util
+
+    pytest.importorskip("sphinx")
+    path = ROOT / "book" / "_ext" / "ldpfair_reader.py"
+    spec = importlib.util.spec_from_file_location("ldpfair_reader", path)
+    assert spec is not None and spec.loader is not None
+    reader = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reader)
+    numbers = {
+        "notebooks/a": {"figure": {"fig-a-1": (1,)}, "exercise": {"a-ex2": (15,), "a-ex1": (14,)}},
+        "notebooks/b": {"figure": {"fig-b-1": (40,)}, "exercise": {"b-ex1": (16,)}, "table": {"t": (3,)}},
+    }
+    reader.renumber(numbers)
+    assert numbers["notebooks/a"] == {"exercise": {"a-ex1": (1,), "a-ex2": (2,)}}
+    assert numbers["notebooks/b"] == {"exercise": {"b-ex1": (1,)}, "table": {"t": (3,)}}
+    assert (reader.STATIC / "mathjax" / "tex-chtml-full.js").is_file()
