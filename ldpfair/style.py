@@ -162,7 +162,7 @@ def min_font_pt(width_in: float, dpi: float | None = None) -> float:
     if not dpi > 0:
         raise ValueError(f"dpi must be positive, got {dpi!r}")
     shown_px_per_inch = min(width_in * dpi, CONTENT_WIDTH_PX) / width_in
-    return MIN_TEXT_PX * 72.0 / shown_px_per_inch
+    return float(MIN_TEXT_PX * 72.0 / shown_px_per_inch)
 
 
 def _texts(fig: Figure) -> list[Text]:

@@ -40,6 +40,8 @@ __all__ = ["LABELS", "MISSING", "Table", "table", "long", "format_value", "verdi
 _SPEC = re.compile(r",?\.\d+[eEfg%]")
 #: What a missing value shows.
 MISSING = "\u2014"
+#: Cells of a column whose longest cell has at most this many characters never wrap.
+_NOWRAP_CHARS = 24
 #: Marks of agreement columns (True, False).
 AGREE_MARKS = ("\u2713", "\u2717")
 _NBSP = "\u00a0"
@@ -170,9 +172,12 @@ class Table:
 
     def to_html(self) -> str:
         """The table as an HTML fragment in its scroll container."""
+        short = {c for c in self.frame.columns if c not in self._text
+                 and max(map(len, self.frame[c]), default=0) <= _NOWRAP_CHARS}
+
         def cls(col: str) -> str:
             names = [c for c, on in (("num", col in self._numeric), ("key", col in self._keys),
-                                     ("text", col in self._text)) if on]
+                                     ("text", col in self._text), ("nowrap", col in short)) if on]
             return f' class="{" ".join(names)}"' if names else ""
 
         out = ['<div class="ldpfair-table" role="region" tabindex="0"'

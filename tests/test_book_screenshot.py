@@ -97,7 +97,7 @@ const done = arguments[arguments.length - 1];
                height: Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)};
   out.broken = imgs.filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src);
   // cells that show a raw Python value
-  const RAW = new Set(["nan", "NaN", "None", "True", "False", "<NA>", "NaT", "inf", "-inf"]);
+  const RAW = new Set(["nan", "NaN", "None", "True", "False", "<NA>", "NaT"]);
   for (const c of article.querySelectorAll("td, th")) {
     const t = c.textContent.trim();
     if (RAW.has(t)) out.raw_cells.push(t);

@@ -55,8 +55,8 @@ def test_table_html_is_in_a_scroll_container_with_caption_and_classes():
     html = table(_frame(), key="dataset", caption="Cells <present>", agreement="agrees")._repr_html_()
     assert html.startswith('<div class="ldpfair-table"')
     assert "<caption>Cells &lt;present&gt;</caption>" in html
-    assert '<td class="key">adult</td>' in html
-    assert '<td class="num">1,000</td>' in html  # numbers right-aligned, padded by the CSS class
+    assert '<td class="key nowrap">adult</td>' in html
+    assert '<td class="num nowrap">1,000</td>' in html  # numbers right-aligned, never wrapped
     assert '<span class="mark-no">\u2717</span>' in html and 'class="legend"' in html
 
 
