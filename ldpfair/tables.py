@@ -18,7 +18,8 @@ a notebook (and in the book) as an HTML table and prints as plain text:
   ``yes`` / ``no`` (never ``True`` / ``False``);
 - **key columns first** (``key``), in bold, the index turned into columns;
 - anything still wider than the book's column scrolls inside its own visibly
-  scrollable box (``<div class="ldpfair-table">``, styled in ``_static/ldpfair.css``).
+  scrollable box (``<div class="ldpfair-table">``, styled in ``_static/ldpfair.css``),
+  under its caption.
 
 :func:`long` reshapes a wide frame (one column per metric) into the narrow shape
 (key columns, ``metric``, ``value``) that suits a page better than 12 columns.
@@ -180,11 +181,13 @@ class Table:
                                      ("text", col in self._text), ("nowrap", col in short)) if on]
             return f' class="{" ".join(names)}"' if names else ""
 
-        out = ['<div class="ldpfair-table" role="region" tabindex="0"'
-               + (f' aria-label="{html.escape(self.caption)}"' if self.caption else "") + ">",
-               "<table>"]
+        # the caption sits above the scroll box, so it stays in view and wraps to the column
+        out = ['<div class="ldpfair-table-block">']
         if self.caption:
-            out.append(f"<caption>{html.escape(self.caption)}</caption>")
+            out.append(f'<p class="ldpfair-caption">{html.escape(self.caption)}</p>')
+        out += ['<div class="ldpfair-table" role="region" tabindex="0"'
+                + (f' aria-label="{html.escape(self.caption)}"' if self.caption else "") + ">",
+                "<table>"]
         out.append("<thead><tr>" + "".join(f"<th{cls(c)}>{html.escape(c)}</th>" for c in self.frame.columns)
                    + "</tr></thead>")
         out.append("<tbody>")
@@ -201,6 +204,7 @@ class Table:
                 cells.append(f"<td{cls(col)}>{text}</td>")
             out.append("<tr>" + "".join(cells) + "</tr>")
         out.append("</tbody></table>")
+        out.append("</div>")
         if self.legend:
             out.append('<p class="legend">' + html.escape(" ".join(self.legend)) + "</p>")
         out.append("</div>")

@@ -134,7 +134,7 @@ const done = arguments[arguments.length - 1];
   }
   out.math_errors = article.querySelectorAll("mjx-merror").length;
   // captions: the figure number once
-  for (const c of article.querySelectorAll("figcaption, table > caption")) {
+  for (const c of article.querySelectorAll("figcaption, table > caption, .ldpfair-caption")) {
     out.captions.push({number: c.querySelector(".caption-number") !== null,
                        text: c.innerText.trim().slice(0, 160)});
   }

@@ -53,8 +53,9 @@ def test_table_cells_read_as_a_reader_expects():
 
 def test_table_html_is_in_a_scroll_container_with_caption_and_classes():
     html = table(_frame(), key="dataset", caption="Cells <present>", agreement="agrees")._repr_html_()
-    assert html.startswith('<div class="ldpfair-table"')
-    assert "<caption>Cells &lt;present&gt;</caption>" in html
+    assert html.startswith('<div class="ldpfair-table-block">')
+    assert '<p class="ldpfair-caption">Cells &lt;present&gt;</p>' in html
+    assert html.index("ldpfair-caption") < html.index('<div class="ldpfair-table"') < html.index("<table>")
     assert '<td class="key nowrap">adult</td>' in html
     assert '<td class="num nowrap">1,000</td>' in html  # numbers right-aligned, never wrapped
     assert '<span class="mark-no">\u2717</span>' in html and 'class="legend"' in html
