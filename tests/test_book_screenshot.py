@@ -15,6 +15,8 @@ loaded or failed) instead of a fixed delay, and the page fails on:
   math element without MathJax output, a MathJax error), a caption with two figure
   numbers, exercises not numbered 1..N on their page, a script, stylesheet or other
   resource loaded from another host;
+- at 1280 px, a figure shown narrower than ``ldpfair.style`` assumes when it sizes
+  fonts (85% of its natural width or of 700 px): its text would render below 9 px;
 - content (a small per-page allowance in :data:`KNOWN`, which may only shrink): a
   table or cell reading ``nan`` / ``None`` / ``True`` / ``False``, a table wider than
   the content column outside a scroll container.
@@ -96,6 +98,11 @@ const done = arguments[arguments.length - 1];
                text: document.querySelector("main") ? document.querySelector("main").innerText : "",
                height: Math.max(document.documentElement.scrollHeight, document.body.scrollHeight)};
   out.broken = imgs.filter(i => !i.complete || i.naturalWidth === 0).map(i => i.src);
+  // figures shown much narrower than ldpfair.style assumes (min(natural width, 700 px))
+  out.squeezed = imgs.filter(i => i.closest("figure") && i.naturalWidth > 0
+      && i.getBoundingClientRect().width < 0.85 * Math.min(i.naturalWidth, 700))
+    .map(i => `${i.src.split("/").pop()}: ${Math.round(i.getBoundingClientRect().width)} px of `
+              + `${i.naturalWidth}`);
   // cells that show a raw Python value
   const RAW = new Set(["nan", "NaN", "None", "True", "False", "<NA>", "NaT"]);
   for (const c of article.querySelectorAll("td, th")) {
@@ -363,6 +370,8 @@ def test_page_renders(server, browser, page):
         raw = browser.run_async(_CHECK)
         result = json.loads(raw)
         problems = structural_problems(page, result)
+        if width >= 1000:  # the content column is about 700 px wide only on wide screens
+            problems += [f"figure shown too small for its fonts: {f}" for f in result.get("squeezed", [])]
         assert not problems, f"{page} at {width} px:\n" + "\n".join(problems)
         if page.startswith("notebooks/"):
             assert result["images"] >= 1, f"{page} shows no figure"
