@@ -519,3 +519,24 @@ def test_reader_extension_numbers_exercises_per_page_and_drops_figure_numbers():
     assert numbers["notebooks/a"] == {"exercise": {"a-ex1": (1,), "a-ex2": (2,)}}
     assert numbers["notebooks/b"] == {"exercise": {"b-ex1": (1,)}, "table": {"t": (3,)}}
     assert (reader.STATIC / "mathjax" / "tex-chtml-full.js").is_file()
+
+
+def _luminance(hex_colour: str) -> float:
+    rgb = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def test_verdict_badges_are_styled_with_readable_contrast():
+    """Every verdict slug has a badge style in _static/ldpfair.css with WCAG AA contrast (4.5:1)."""
+    css = (ROOT / "_static" / "ldpfair.css").read_text(encoding="utf-8")
+    slugs = ("reproduced", "partly", "not-reproduced", "verified", "new-result", "not-yet")
+    for slug in slugs:
+        m = re.search(rf"\.verdict-{slug}\s*\{{([^}}]*)\}}", css)
+        assert m, f"no style for .verdict-{slug}"
+        background = re.search(r"background:\s*(#[0-9a-fA-F]{6})", m.group(1))
+        colour = re.search(r"(?<![-\w])color:\s*(#[0-9a-fA-F]{6})", m.group(1))
+        assert background and colour, f".verdict-{slug} needs a background and a text colour"
+        hi, lo = sorted((_luminance(background.group(1)), _luminance(colour.group(1))), reverse=True)
+        assert (hi + 0.05) / (lo + 0.05) >= 4.5, f".verdict-{slug}: contrast {(hi + 0.05) / (lo + 0.05):.1f}"
+    assert "div.verdict-box" in css
