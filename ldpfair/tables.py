@@ -162,7 +162,7 @@ class Table:
 
     def __init__(self, frame: pd.DataFrame, *, caption: str | None, legend: Sequence[str],
                  numeric: Sequence[str], keys: Sequence[str], text: Sequence[str],
-                 badges: Sequence[str] = ()) -> None:
+                 badges: Sequence[str] = (), details: pd.DataFrame | None = None) -> None:
         self.frame = frame
         self.caption = caption
         self.legend = list(legend)
@@ -170,6 +170,7 @@ class Table:
         self._keys = set(keys)
         self._text = set(text)
         self._badges = set(badges)
+        self.details = details if details is not None else pd.DataFrame(index=frame.index)
 
     def to_html(self) -> str:
         """The table as an HTML fragment in its scroll container."""
@@ -191,7 +192,7 @@ class Table:
         out.append("<thead><tr>" + "".join(f"<th{cls(c)}>{html.escape(c)}</th>" for c in self.frame.columns)
                    + "</tr></thead>")
         out.append("<tbody>")
-        for row in self.frame.itertuples(index=False, name=None):
+        for i, row in enumerate(self.frame.itertuples(index=False, name=None)):
             cells = []
             for col, value in zip(self.frame.columns, row, strict=True):
                 text = html.escape(value)
@@ -203,6 +204,11 @@ class Table:
                     text = f'<span class="verdict verdict-{verdict_slug(value)}">{text}</span>'
                 cells.append(f"<td{cls(col)}>{text}</td>")
             out.append("<tr>" + "".join(cells) + "</tr>")
+            for name, value in self.details.iloc[i].items():
+                if value != MISSING:
+                    out.append(f'<tr class="detail"><td colspan="{len(self.frame.columns)}">'
+                               f'<span class="detail-label">{html.escape(str(name))}:</span> '
+                               f"{html.escape(value)}</td></tr>")
         out.append("</tbody></table>")
         out.append("</div>")
         if self.legend:
@@ -216,6 +222,10 @@ class Table:
     def __str__(self) -> str:
         lines = [self.caption] if self.caption else []
         lines.append(self.frame.to_string(index=False))
+        for i in range(len(self.details)):
+            for name, value in self.details.iloc[i].items():
+                if value != MISSING:
+                    lines.append(f"  {self.frame.iloc[i, 0]} - {name}: {value}")
         lines += self.legend
         return "\n".join(lines)
 
@@ -247,6 +257,7 @@ def table(
     text: str | Sequence[str] = (),
     legend: str | Sequence[str] = (),
     badges: str | Sequence[str] = (),
+    details: str | Sequence[str] = (),
 ) -> Table:
     """Format ``frame`` for the book (see the module docstring).
 
@@ -281,6 +292,9 @@ def table(
     badges : str or sequence of str
         Columns of verdict words (reproduced, partly, ...), shown as the book's
         verdict badges (``<span class="verdict verdict-<slug>">``).
+    details : str or sequence of str
+        Columns of long prose (a claim's statement, its evidence): shown as
+        full-width lines under their row instead of as narrow columns.
 
     Returns
     -------
@@ -299,6 +313,7 @@ def table(
     agreement = [agreement] if isinstance(agreement, str) else list(agreement)
     text = [text] if isinstance(text, str) else list(text)
     badges = [badges] if isinstance(badges, str) else list(badges)
+    details = [details] if isinstance(details, str) else list(details)
     legend = [legend] if isinstance(legend, str) else list(legend)
     pm = dict(pm or {})
     labels = dict(labels or {})
@@ -306,6 +321,7 @@ def table(
     _check_columns("agreement", agreement, df)
     _check_columns("text", text, df)
     _check_columns("badges", badges, df)
+    _check_columns("details", details, df)
     _check_columns("pm", list(pm) + list(pm.values()), df)
     if columns is not None:
         _check_columns("columns", list(columns), df)
@@ -319,7 +335,7 @@ def table(
         format_value(0.0, d)  # validates
 
     order = key + [c for c in (columns if columns is not None else df.columns) if c not in key]
-    order = [c for c in order if c not in pm.values()]
+    order = [c for c in order if c not in pm.values() and c not in details]
 
     shown: dict[str, list[str]] = {}
     numeric: list[str] = []
@@ -350,10 +366,12 @@ def table(
     if len(set(names.values())) < len(names):  # two columns with the same label: keep the names
         names = {c: (names[c] if list(names.values()).count(names[c]) == 1 else c) for c in order}
     out.columns = [names[c] for c in order]
+    detail_frame = pd.DataFrame({_label(c, labels): [format_value(v) for v in df[c]] for c in details},
+                                index=range(len(df)))
     lines = ([agreement_legend] if agreement else []) + legend
     return Table(out, caption=caption, legend=lines, numeric=[names[c] for c in numeric],
                  keys=[names[c] for c in key], text=[names[c] for c in text],
-                 badges=[names[c] for c in badges])
+                 badges=[names[c] for c in badges], details=detail_frame)
 
 
 def long(frame: pd.DataFrame, key: str | Sequence[str], values: Sequence[str] | None = None, *,

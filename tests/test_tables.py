@@ -112,3 +112,17 @@ def test_badges_render_verdicts_as_css_badges():
     assert '<span class="verdict verdict-reproduced">reproduced</span>' in html
     assert '<span class="verdict verdict-not-reproduced">not reproduced</span>' in html
     assert tables.verdict_slug("Partly ") == "partly"
+
+
+def test_details_are_full_width_lines_under_their_row():
+    claims = pd.DataFrame({"claim": ["RQ1", "RQ2"], "verdict": ["reproduced", "partly"],
+                           "evidence": ["93% of cells fairer", np.nan]})
+    t = table(claims, key="claim", details="evidence")
+    assert list(t.frame.columns) == ["claim", "verdict"]  # the prose is not a column
+    html = t.to_html()
+    assert html.count('<tr class="detail">') == 1  # a missing detail adds no line
+    assert '<td colspan="2"><span class="detail-label">evidence:</span> 93% of cells fairer</td>' in html
+    assert html.index("RQ1") < html.index("93% of cells") < html.index("RQ2")
+    assert "RQ1 - evidence: 93% of cells fairer" in str(t)
+    with pytest.raises(ValueError, match="details: no column"):
+        table(claims, details="nope")
