@@ -206,9 +206,10 @@ class Table:
             out.append("<tr>" + "".join(cells) + "</tr>")
             for name, value in self.details.iloc[i].items():
                 if value != MISSING:
+                    label = html.escape(str(name))
                     out.append(f'<tr class="detail"><td colspan="{len(self.frame.columns)}">'
-                               f'<span class="detail-label">{html.escape(str(name))}:</span> '
-                               f"{html.escape(value)}</td></tr>")
+                               f'<div class="detail-text"><span class="detail-label">{label}:</span> '
+                               f"{html.escape(value)}</div></td></tr>")
         out.append("</tbody></table>")
         out.append("</div>")
         if self.legend:

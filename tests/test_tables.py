@@ -121,7 +121,8 @@ def test_details_are_full_width_lines_under_their_row():
     assert list(t.frame.columns) == ["claim", "verdict"]  # the prose is not a column
     html = t.to_html()
     assert html.count('<tr class="detail">') == 1  # a missing detail adds no line
-    assert '<td colspan="2"><span class="detail-label">evidence:</span> 93% of cells fairer</td>' in html
+    assert ('<td colspan="2"><div class="detail-text"><span class="detail-label">evidence:</span> '
+            '93% of cells fairer</div></td>') in html
     assert html.index("RQ1") < html.index("93% of cells") < html.index("RQ2")
     assert "RQ1 - evidence: 93% of cells fairer" in str(t)
     with pytest.raises(ValueError, match="details: no column"):
