@@ -124,3 +124,23 @@ def test_use_hooks_displayed_figures_in_ipython():
 def test_enforce_rejects_non_figures():
     with pytest.raises(ValueError, match="fig must be a matplotlib Figure"):
         style.enforce("figure")
+
+
+def test_every_page_that_draws_a_figure_applies_the_book_style_first():
+    """style.use() installs the readable-text check on every displayed figure: each page that draws
+    (a figure cell or plt/fig calls) calls it in a code cell before its first figure."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    pages = sorted((root / "notebooks").glob("*.md")) + sorted((root / "book").glob("*.md"))
+    drawing = 0
+    for page in pages:
+        cells = re.findall(r"```\{code-cell\}[^\n]*\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
+        draws = [i for i, c in enumerate(cells) if re.search(r"figure:|plt\.(show|subplots|figure)\(", c)]
+        if not draws:
+            continue
+        drawing += 1
+        uses = [i for i, c in enumerate(cells) if "style.use()" in c]
+        assert uses and uses[0] <= draws[0], f"{page.name}: style.use() must come before the first figure"
+    assert drawing >= 5  # the five chapters draw
