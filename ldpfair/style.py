@@ -10,18 +10,41 @@ Use :func:`use` once per notebook (or the :func:`context` manager), then
 :func:`color` / :func:`marker` to give a named series a stable look across
 figures, and :func:`savefig` to store a figure under a folder of the user's
 choosing as PNG and PDF.
+
+**Readable text.** The book shows a figure at most :data:`CONTENT_WIDTH_PX` pixels
+wide (its natural width ``width x dpi`` when that is smaller), and no text may render
+smaller than :data:`MIN_TEXT_PX` pixels there: a figure ``W`` inches wide scaled to
+700 px needs fonts of at least ``9 x 72 / (700 / W)``, about ``0.93 W`` points
+(:func:`min_font_pt`). :func:`enforce` raises every smaller text of a figure to that
+size and records the figure's size and font sizes in :data:`RECORDS`; it runs in
+:func:`savefig` and, after :func:`use` in a notebook, on every figure the notebook
+displays, so no chapter can show an unreadable figure. :func:`check` lists the texts
+that are too small without changing them.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
+from matplotlib.figure import Figure
+from matplotlib.text import Text
 
-__all__ = ["PALETTE", "MARKERS", "SERIES", "rc", "use", "context", "color", "marker", "savefig"]
+__all__ = ["PALETTE", "MARKERS", "SERIES", "CONTENT_WIDTH_PX", "MIN_TEXT_PX", "RECORDS", "rc", "use",
+           "context", "color", "marker", "savefig", "min_font_pt", "text_sizes", "check", "enforce"]
+
+#: Width of the book's content column in CSS pixels (a wider figure is scaled down to it).
+CONTENT_WIDTH_PX = 700
+#: Smallest rendered text size allowed, in CSS pixels.
+MIN_TEXT_PX = 9.0
+#: One record per figure passed through :func:`enforce`: size, dpi, font sizes, texts raised.
+RECORDS: list[dict[str, Any]] = []
 
 #: Okabe-Ito colour-blind-safe palette (black last).
 PALETTE: tuple[str, ...] = (
@@ -83,8 +106,121 @@ def rc() -> dict[str, object]:
 
 
 def use() -> None:
-    """Apply the book style globally (call once at the top of a notebook)."""
+    """Apply the book style globally (call once at the top of a notebook).
+
+    In an IPython kernel, also makes every displayed figure pass through
+    :func:`enforce` first.
+    """
     mpl.rcParams.update(rc())
+    _hook_ipython()
+
+
+def _hook_ipython() -> None:
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is a dependency of the book only
+        return
+    ip = get_ipython()
+    if ip is None:
+        return
+    formatter = ip.display_formatter.formatters["image/png"]
+    try:
+        previous = formatter.lookup_by_type(Figure)
+    except KeyError:
+        return
+    if getattr(previous, "_ldpfair_enforce", False):
+        return
+
+    def png(fig: Figure, *args: Any, **kwargs: Any) -> Any:
+        enforce(fig)
+        return previous(fig, *args, **kwargs)
+
+    png._ldpfair_enforce = True  # type: ignore[attr-defined]
+    formatter.for_type(Figure, png)
+
+
+def min_font_pt(width_in: float, dpi: float | None = None) -> float:
+    """Smallest font size (points) readable in a figure ``width_in`` inches wide.
+
+    Parameters
+    ----------
+    width_in : float
+        Figure width in inches (> 0).
+    dpi : float, optional
+        Resolution the figure is displayed at (default ``figure.dpi`` of the book
+        style). The figure shows ``min(width_in * dpi, CONTENT_WIDTH_PX)`` pixels wide.
+
+    Returns
+    -------
+    float
+        ``MIN_TEXT_PX * 72 / (shown pixels per inch)``; about ``0.93 * width_in``
+        for figures scaled down to the content column.
+    """
+    if not width_in > 0:
+        raise ValueError(f"width_in must be a positive width in inches, got {width_in!r}")
+    dpi = float(rc()["figure.dpi"]) if dpi is None else float(dpi)  # type: ignore[arg-type]
+    if not dpi > 0:
+        raise ValueError(f"dpi must be positive, got {dpi!r}")
+    shown_px_per_inch = min(width_in * dpi, CONTENT_WIDTH_PX) / width_in
+    return float(MIN_TEXT_PX * 72.0 / shown_px_per_inch)
+
+
+def _texts(fig: Figure) -> list[Text]:
+    fig.canvas.draw()  # tick labels get their text at draw time
+    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()
+            and t.get_figure(root=True) is fig]
+
+
+def text_sizes(fig: Figure) -> list[tuple[str, float]]:
+    """(text, font size in points) of every visible, non-empty text of ``fig``."""
+    return [(t.get_text(), float(t.get_fontsize())) for t in _texts(fig)]
+
+
+def check(fig: Figure, dpi: float | None = None) -> list[str]:
+    """Texts of ``fig`` smaller than :func:`min_font_pt` allows, as readable lines (empty: fine)."""
+    need = min_font_pt(fig.get_figwidth(), fig.dpi if dpi is None else dpi)
+    return [f"{text!r}: {size:.1f} pt < {need:.1f} pt"
+            for text, size in text_sizes(fig) if size < need - 1e-9]
+
+
+def enforce(fig: Figure, dpi: float | None = None) -> dict[str, Any]:
+    """Raise every text of ``fig`` below :func:`min_font_pt` to it; record and return the figure's sizes.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    dpi : float, optional
+        Display resolution (default the figure's own).
+
+    Returns
+    -------
+    dict
+        ``width_in``, ``height_in``, ``dpi``, ``min_font_pt`` (required),
+        ``smallest_before`` / ``smallest`` (points) and ``raised`` (texts enlarged).
+        Also appended to :data:`RECORDS`, and written as a JSON line to the file
+        named by ``$LDPFAIR_FIGURE_LOG`` when that is set.
+    """
+    if not isinstance(fig, Figure):
+        raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+    dpi = float(fig.dpi if dpi is None else dpi)
+    need = min_font_pt(fig.get_figwidth(), dpi)
+    texts = _texts(fig)
+    before = [float(t.get_fontsize()) for t in texts]
+    raised = 0
+    for t, size in zip(texts, before, strict=True):
+        if size < need - 1e-9:
+            t.set_fontsize(need)
+            raised += 1
+    record = {"label": fig.get_label() or "", "width_in": float(fig.get_figwidth()),
+              "height_in": float(fig.get_figheight()), "dpi": dpi, "min_font_pt": need,
+              "smallest_before": min(before, default=None),
+              "smallest": min((float(t.get_fontsize()) for t in texts), default=None), "raised": raised}
+    RECORDS.append(record)
+    log = os.environ.get("LDPFAIR_FIGURE_LOG")
+    if log:
+        with open(log, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(record) + "\n")
+    return record
 
 
 @contextlib.contextmanager
@@ -109,7 +245,11 @@ def marker(name: str) -> str:
 
 
 def savefig(fig: plt.Figure, name: str, folder: str | Path = "figures") -> list[Path]:
-    """Save ``fig`` as ``<folder>/<name>.png`` and ``.pdf``; return the paths written."""
+    """Save ``fig`` as ``<folder>/<name>.png`` and ``.pdf``; return the paths written.
+
+    The figure's text is first raised to the readable minimum (:func:`enforce`).
+    """
+    enforce(fig)
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = [folder / f"{name}.png", folder / f"{name}.pdf"]

@@ -1,9 +1,12 @@
+import json
+
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.colors as mcolors  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 
 from ldpfair import style  # noqa: E402
 
@@ -42,3 +45,102 @@ def test_context_and_savefig(tmp_path):
     assert plt.rcParams["font.size"] == before
     assert [p.name for p in paths] == ["demo.png", "demo.pdf"]
     assert all(p.stat().st_size > 0 for p in paths)
+
+
+def test_min_font_pt_is_nine_pixels_at_the_content_width():
+    # a 7 in figure at 110 dpi is shown 700 px wide: 100 px per inch, 9 px = 6.48 pt
+    assert style.min_font_pt(7.0, 110) == pytest.approx(9 * 72 / 100)
+    # a wide figure is scaled down to 700 px: about 0.93 W points
+    assert style.min_font_pt(14.0, 110) == pytest.approx(0.9257 * 14, rel=1e-3)
+    # a narrow figure is shown at its natural size
+    assert style.min_font_pt(3.0, 100) == pytest.approx(9 * 72 / 100)
+    with pytest.raises(ValueError, match="width_in"):
+        style.min_font_pt(0)
+
+
+def test_enforce_raises_small_text_of_a_wide_figure_and_records_it(monkeypatch, tmp_path):
+    log = tmp_path / "figures.jsonl"
+    monkeypatch.setenv("LDPFAIR_FIGURE_LOG", str(log))
+    with style.context():
+        fig, axes = plt.subplots(1, 5, figsize=(15, 3))
+        for ax in axes:
+            ax.plot(np.arange(4), label="GRR")
+            ax.set_title("panel", fontsize=8)
+            ax.tick_params(labelsize=6)
+        axes[0].legend(fontsize=5)
+        assert style.check(fig)  # too small before
+        record = style.enforce(fig)
+        problems = style.check(fig)
+        sizes = [size for _, size in style.text_sizes(fig)]
+        plt.close(fig)
+    need = style.min_font_pt(15, fig.dpi)
+    assert not problems and min(sizes) >= need - 1e-9
+    assert record["smallest_before"] == 5 and record["smallest"] == pytest.approx(need)
+    assert record["raised"] >= 5 * 2 and record["width_in"] == 15
+    assert style.RECORDS[-1] is record
+    assert json.loads(log.read_text().splitlines()[-1])["raised"] == record["raised"]
+
+
+def test_savefig_enforces_the_minimum(tmp_path):
+    with style.context():
+        fig, ax = plt.subplots(figsize=(12, 3))
+        ax.plot(np.arange(3))
+        ax.set_xlabel("epsilon", fontsize=4)
+        style.savefig(fig, "wide", tmp_path)
+        assert not style.check(fig)
+        plt.close(fig)
+
+
+def test_book_style_default_figure_is_readable_without_changes():
+    with style.context():
+        fig, ax = plt.subplots()
+        ax.plot(np.arange(3), label="OUE")
+        ax.set_title("title")
+        ax.legend()
+        assert style.check(fig) == []
+        plt.close(fig)
+
+
+def test_use_hooks_displayed_figures_in_ipython():
+    pytest.importorskip("IPython")
+    from IPython.core.interactiveshell import InteractiveShell
+    from matplotlib.figure import Figure
+
+    shell = InteractiveShell.instance()
+    try:
+        formatter = shell.display_formatter.formatters["image/png"]
+        formatter.for_type(Figure, lambda fig, *a, **k: b"png")
+        style.use()
+        fig, ax = plt.subplots(figsize=(14, 3))
+        ax.set_xlabel("x", fontsize=3)
+        formatter.lookup_by_type(Figure)(fig)
+        assert not style.check(fig)
+        plt.close(fig)
+    finally:
+        InteractiveShell.clear_instance()
+        plt.rcdefaults()
+
+
+def test_enforce_rejects_non_figures():
+    with pytest.raises(ValueError, match="fig must be a matplotlib Figure"):
+        style.enforce("figure")
+
+
+def test_every_page_that_draws_a_figure_applies_the_book_style_first():
+    """style.use() installs the readable-text check on every displayed figure: each page that draws
+    (a figure cell or plt/fig calls) calls it in a code cell before its first figure."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    pages = sorted((root / "notebooks").glob("*.md")) + sorted((root / "book").glob("*.md"))
+    drawing = 0
+    for page in pages:
+        cells = re.findall(r"```\{code-cell\}[^\n]*\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
+        draws = [i for i, c in enumerate(cells) if re.search(r"figure:|plt\.(show|subplots|figure)\(", c)]
+        if not draws:
+            continue
+        drawing += 1
+        uses = [i for i, c in enumerate(cells) if "style.use()" in c]
+        assert uses and uses[0] <= draws[0], f"{page.name}: style.use() must come before the first figure"
+    assert drawing >= 5  # the five chapters draw

@@ -1,0 +1,129 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+from ldpfair import tables
+from ldpfair.tables import MISSING, format_value, long, table
+
+
+def test_format_value_precision_missing_and_booleans():
+    assert format_value(0.81234, 3) == "0.812"
+    assert format_value(100.0, "g") == "100" and format_value(0.25, "g") == "0.25"
+    assert format_value(36679) == "36,679"
+    assert format_value(0.934, "%") == "93%"
+    assert format_value(-0.0001, 3) == "0.000"  # no negative zero
+    assert format_value(np.nan) == MISSING and format_value(None) == MISSING
+    assert format_value(pd.NA) == MISSING
+    assert format_value(True) == "yes" and format_value(np.bool_(False)) == "no"
+    assert format_value(float("inf")) == "\u221e"
+    assert format_value(0.000123, ".2e") == "1.23e-04"
+    with pytest.raises(ValueError, match="digits"):
+        format_value(1.0, "x")
+    with pytest.raises(ValueError, match="digits"):
+        format_value(1.0, -1)
+
+
+def _frame():
+    return pd.DataFrame({
+        "auc_labels": [0.812345, np.nan, 0.7],
+        "auc_sd": [0.0041, 0.002, np.nan],
+        "epsilon": [0.25, 1.0, 100.0],
+        "n": [1000.0, 300.0, 20427.0],
+        "agrees": [True, False, None],
+        "tuned": [True, False, True],
+        "dataset": ["adult", "lsac", "acs"],
+    })
+
+
+def test_table_cells_read_as_a_reader_expects():
+    t = table(_frame(), key="dataset", pm={"auc_labels": "auc_sd"}, digits={"epsilon": "g"},
+              agreement="agrees", caption="A caption")
+    f = t.frame
+    assert list(f.columns) == ["dataset", "AUC (labels)", "\u03b5", "n", "agrees", "tuned"]  # key 1st
+    assert f["AUC (labels)"].tolist() == ["0.812\u00a0\u00b1\u00a00.004", MISSING, "0.700"]
+    assert f["\u03b5"].tolist() == ["0.25", "1", "100"]
+    assert f["n"].tolist() == ["1,000", "300", "20,427"]  # integer-valued floats without decimals
+    assert f["agrees"].tolist() == ["\u2713", "\u2717", MISSING]
+    assert f["tuned"].tolist() == ["yes", "no", "yes"]
+    flat = " ".join(f.astype(str).to_numpy().ravel())
+    for raw in ("nan", "None", "True", "False"):
+        assert raw not in flat
+    assert any("agrees" in line for line in t.legend)
+
+
+def test_table_html_is_in_a_scroll_container_with_caption_and_classes():
+    html = table(_frame(), key="dataset", caption="Cells <present>", agreement="agrees")._repr_html_()
+    assert html.startswith('<div class="ldpfair-table-block">')
+    assert '<p class="ldpfair-caption">Cells &lt;present&gt;</p>' in html
+    assert html.index("ldpfair-caption") < html.index('<div class="ldpfair-table"') < html.index("<table>")
+    assert '<td class="key nowrap">adult</td>' in html
+    assert '<td class="num nowrap">1,000</td>' in html  # numbers right-aligned, never wrapped
+    assert '<span class="mark-no">\u2717</span>' in html and 'class="legend"' in html
+
+
+def test_table_index_and_multiindex_columns_become_columns():
+    wide = pd.DataFrame([[0.5, 0.25]], columns=pd.MultiIndex.from_tuples([("acc", "ours"), ("acc", "paper")]),
+                        index=pd.Index(["adult"], name="dataset"))
+    t = table(wide, key="dataset")
+    assert list(t.frame.columns) == ["dataset", "acc ours", "acc paper"]
+    assert t.frame.iloc[0].tolist() == ["adult", "0.500", "0.250"]
+
+
+def test_table_labels_and_text_print():
+    t = table(pd.DataFrame({"avg_sp_err_e3": [1.23456]}), labels={"avg_sp_err_e3": "mean SP error (x 1e-3)"},
+              digits=2)
+    assert list(t.frame.columns) == ["mean SP error (x 1e-3)"]
+    assert "1.23" in str(t) and "nan" not in str(t)
+    assert table(pd.DataFrame({"some_col": [1]})).frame.columns[0] == "some col"
+
+
+def test_table_rejects_unknown_columns_and_bad_input():
+    with pytest.raises(ValueError, match="key: no column 'zzz'"):
+        table(_frame(), key="zzz")
+    with pytest.raises(ValueError, match="pm: no column"):
+        table(_frame(), pm={"auc_labels": "nope"})
+    with pytest.raises(ValueError, match="digits"):
+        table(_frame(), digits="bad")
+    with pytest.raises(ValueError, match="frame must be a pandas DataFrame"):
+        table([[1, 2]])
+
+
+def test_long_keeps_row_order_and_every_cell():
+    wide = pd.DataFrame({"ds": ["b", "a"], "acc": [0.1, 0.2], "f1": [0.3, 0.4]})
+    out = long(wide, "ds")
+    assert out.columns.tolist() == ["ds", "metric", "value"]
+    assert out["ds"].tolist() == ["b", "b", "a", "a"]
+    assert out["metric"].tolist() == ["acc", "f1", "acc", "f1"]
+    assert out["value"].tolist() == [0.1, 0.3, 0.2, 0.4]
+    with pytest.raises(ValueError, match="values: no column"):
+        long(wide, "ds", ["zz"])
+
+
+def test_labels_cover_the_recurring_internal_names():
+    assert tables.LABELS["auc_labels"] != "auc_labels" and tables.LABELS["mechanism"] == "protocol"
+    assert tables.label("auc_labels") == "AUC (labels)" and tables.label("my_col") == "my col"
+    assert tables.label("x", {"x": "X"}) == "X"
+
+
+def test_badges_render_verdicts_as_css_badges():
+    t = table(pd.DataFrame({"claim": ["RQ1", "RQ2"], "verdict": ["reproduced", "not reproduced"]}),
+              key="claim", badges="verdict")
+    html = t.to_html()
+    assert '<span class="verdict verdict-reproduced">reproduced</span>' in html
+    assert '<span class="verdict verdict-not-reproduced">not reproduced</span>' in html
+    assert tables.verdict_slug("Partly ") == "partly"
+
+
+def test_details_are_full_width_lines_under_their_row():
+    claims = pd.DataFrame({"claim": ["RQ1", "RQ2"], "verdict": ["reproduced", "partly"],
+                           "evidence": ["93% of cells fairer", np.nan]})
+    t = table(claims, key="claim", details="evidence")
+    assert list(t.frame.columns) == ["claim", "verdict"]  # the prose is not a column
+    html = t.to_html()
+    assert html.count('<tr class="detail">') == 1  # a missing detail adds no line
+    assert ('<td colspan="2"><div class="detail-text"><span class="detail-label">evidence:</span> '
+            '93% of cells fairer</div></td>') in html
+    assert html.index("RQ1") < html.index("93% of cells") < html.index("RQ2")
+    assert "RQ1 - evidence: 93% of cells fairer" in str(t)
+    with pytest.raises(ValueError, match="details: no column"):
+        table(claims, details="nope")
