@@ -532,7 +532,9 @@ def _luminance(hex_colour: str) -> float:
 def test_verdict_badges_are_styled_with_readable_contrast():
     """Every verdict slug has a badge style in _static/ldpfair.css with WCAG AA contrast (4.5:1)."""
     css = (ROOT / "_static" / "ldpfair.css").read_text(encoding="utf-8")
-    slugs = ("reproduced", "partly", "not-reproduced", "verified", "new-result", "not-yet")
+    from ldpfair.verdicts import CAUSES, STATUSES
+
+    slugs = tuple(s.replace(" ", "-") for s in (*STATUSES, *CAUSES))
     for slug in slugs:
         m = re.search(rf"\.verdict-{slug}\s*\{{([^}}]*)\}}", css)
         assert m, f"no style for .verdict-{slug}"
