@@ -30,6 +30,9 @@ __all__ = [
     "build_lgbm",
     "plot_lgbm",
     "PROFILES",
+    "KARY_ZETA_VARIANTS",
+    "build_kary_variants",
+    "opt_factory_grr_utility",
 ]
 
 #: Figs. 1-5: (dataset, protected attribute, k, the authors' epsilon grid) per figure.
@@ -187,10 +190,71 @@ _METRIC_LABEL = {"Delta_SP": r"$\Delta_{SP}$", "Delta_EO": r"$\Delta_{EO}$", "ac
 _DATASET_LABEL = {"adult26k": "Adult", "lsac": "LSAC"}
 
 
+def opt_factory_grr_utility(y: np.ndarray) -> Any:
+    """OPT for k > 2 at GRR's own utility: ``zeta = (k - 1) / (e^epsilon + k - 1)``.
+
+    GRR keeps the true value with probability ``e^eps / (e^eps + k - 1)`` whatever the
+    group sizes, so this zeta is exactly GRR's error probability: GRR is feasible in
+    program (9) and OPT's Delta is at most GRR's at the same attribute accuracy.
+    For ``k = 2`` Theorem 2's mechanism, as :func:`ldpfair.ldp.opt_factory`.
+    """
+    from ..ldp import opt_factory
+
+    def factory(k: int, epsilon: float, values: np.ndarray) -> Any:
+        zeta = (k - 1) / (float(np.exp(epsilon)) + k - 1)
+        return opt_factory(y, zeta=zeta)(k, epsilon, values)
+
+    return factory
+
+
+#: Program (9)/(10) at other zetas than the paper's "smallest feasible" one, for Figs. 3-5:
+#: ``zeta_grr``: GRR's utility (:func:`opt_factory_grr_utility`); ``zeta_1``: zeta = 1 (the
+#: value in the authors' committed notebook).
+KARY_ZETA_VARIANTS: tuple[str, ...] = ("zeta_grr", "zeta_1")
+_KARY_VARIANT_PROFILES: dict[str, dict[str, Any]] = {
+    "paper": {"figures": ("fig3", "fig4", "fig5"), "seeds": 10},
+    "quick": {"figures": ("fig4",), "seeds": 2},
+}
+
+
+def build_kary_variants(profile: str = "paper", *, seeds: int | Sequence[int] | None = None
+                        ) -> dict[str, Grid]:
+    """OPT of Figs. 3-5 at the zetas of :data:`KARY_ZETA_VARIANTS`, epsilon >= 1 (where the paper's trend is).
+
+    Same data, split, model and seeds as :func:`build_lgbm` (seeds 0-9 in the paper
+    profile), so each run pairs with the committed GRR run of the same seed. Keys
+    ``<figure>_<variant>``.
+    """
+    if profile not in _KARY_VARIANT_PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; valid: {', '.join(_KARY_VARIANT_PROFILES)}")
+    d = _KARY_VARIANT_PROFILES[profile]
+    seeds = d["seeds"] if seeds is None else seeds
+    evaluation = holdout(0.2, split_random_state="seed", model_random_state="seed")
+    grids = {}
+    for fig in d["figures"]:
+        spec = LGBM_FIGURES[fig]
+        ds, prot = spec["dataset"], spec["protected"]
+        for variant in KARY_ZETA_VARIANTS:
+            if variant == "zeta_grr":
+                priv = PrivSpec(opt_factory_grr_utility, sensitive=(prot,), needs_y=True, label="OPT")
+            else:
+                priv = _priv("OPT", prot, 1.0, 0.0)
+            grids[f"{fig}_{variant}"] = Grid(
+                datasets=DatasetSpec(ds, options={"protected": prot}, exclude=_EXCLUDE.get(prot, ())),
+                models=ModelSpec("lightgbm", _HYPER[ds]),
+                privatizations=[priv],
+                epsilons=tuple(e for e in spec["epsilons"] if e >= 1),
+                seeds=seeds,
+                evaluation=evaluation,
+                name=f"ghoukasian2025-{fig}-{variant}",
+            )
+    return grids
+
+
 def _profiles() -> dict[str, dict[str, Any]]:
     from .ghoukasian2025_baselines import build_baselines
 
-    return {p: {**build_lgbm(p), **build_baselines(p)} for p in _LGBM_PROFILES}
+    return {p: {**build_lgbm(p), **build_baselines(p), **build_kary_variants(p)} for p in _LGBM_PROFILES}
 
 
 #: The declared experiments of both profiles (``ldpfair results verify`` reads ``PROFILES["paper"]``).
