@@ -337,7 +337,7 @@ def halving_checks(results: pd.DataFrame, figure: str, factor: float, *, baselin
     return f"{figure}, eps = {e_max:g}: " + "; ".join(parts), checks
 
 
-def _va_epsilons(lgbm: dict[str, pd.DataFrame]) -> str:
+def va_epsilons(lgbm: dict[str, pd.DataFrame]) -> str:
     """At which epsilons the V-A numbers hold, against GRR and the non-private model (one sentence)."""
     parts = []
     for fig, what in (("fig2", "<= 0.6 x"), ("fig1", "at least 2 points below")):
@@ -494,7 +494,7 @@ def claims(
                      "2 points below GRR) (binary gender, Figs. 1-2, largest epsilon).", f"{e1}; {e2}", c12,
                      cause=cause_if(c12, Cause("unexplained",
                                                f"Our numbers at the largest epsilon: {e1}; {e2}. "
-                                               + _va_epsilons(lgbm), _LABELS["va"]))))
+                                               + va_epsilons(lgbm), _LABELS["va"]))))
     e, c = two_step_checks(fig6)
     out.append(Claim("V-B", "OPT can replace RR in Mozannar et al.'s two-step method: on LSAC similar "
                      "accuracy and smaller Delta_EOd at most epsilon; on Adult lower Delta_EOd at larger "
@@ -647,7 +647,7 @@ def kary_zeta_table(lgbm: dict[str, pd.DataFrame], variants: dict[str, pd.DataFr
     return pd.DataFrame(rows)
 
 
-__all__ += ["kary_zeta_table"]
+__all__ += ["kary_zeta_table", "va_epsilons"]
 
 
 # --------------------------------------------------------------------------- scoreboard
