@@ -618,7 +618,8 @@ def kary_zeta_table(lgbm: dict[str, pd.DataFrame], variants: dict[str, pd.DataFr
     -------
     DataFrame
         One row per (figure, zeta): checks passed, total, and OPT's and GRR's mean
-        Delta_SP, Delta_EO and accuracy at the figure's largest epsilon.
+        Delta_SP, Delta_EO, accuracy and the privatised training data's Delta'
+        at the figure's largest epsilon.
     """
     rows = []
     for fig in ("fig3", "fig4", "fig5"):
@@ -637,13 +638,16 @@ def kary_zeta_table(lgbm: dict[str, pd.DataFrame], variants: dict[str, pd.DataFr
             opt = opt[opt["seed"].isin(seeds) & (opt["epsilon"] >= LARGE_EPSILON)]
             _, checks = lgbm_checks(pd.concat([opt, grr], ignore_index=True), fig)
             e_max = float(opt["epsilon"].max())
-            o = opt[opt["epsilon"] == e_max][["acc", "Delta_SP", "Delta_EO"]].mean()
-            g = grr[grr["epsilon"] == e_max][["acc", "Delta_SP", "Delta_EO"]].mean()
+            cols = ["acc", "Delta_SP", "Delta_EO", "train_Delta_prime_Z"]
+            o = opt[opt["epsilon"] == e_max].reindex(columns=cols).mean()
+            g = grr[grr["epsilon"] == e_max].reindex(columns=cols).mean()
             rows.append({"figure": fig, "zeta": name, "seeds": len(seeds),
                          "checks passed": sum(checks.values()),
                          "checks": len(checks), "epsilon": e_max, "Delta_SP OPT": o["Delta_SP"],
                          "Delta_SP GRR": g["Delta_SP"], "Delta_EO OPT": o["Delta_EO"],
-                         "Delta_EO GRR": g["Delta_EO"], "acc OPT": o["acc"], "acc GRR": g["acc"]})
+                         "Delta_EO GRR": g["Delta_EO"], "acc OPT": o["acc"], "acc GRR": g["acc"],
+                         "data Delta' OPT": o["train_Delta_prime_Z"],
+                         "data Delta' GRR": g["train_Delta_prime_Z"]})
     return pd.DataFrame(rows)
 
 
@@ -685,20 +689,26 @@ def _kary_cause(table: pd.DataFrame, fig: str) -> Any:
                 f"{paper_row['Delta_SP GRR']:.3f}, Delta_EO {paper_row['Delta_EO OPT']:.3f} vs "
                 f"{paper_row['Delta_EO GRR']:.3f}. ")
     full = best[best["checks passed"] == best["checks"]]
-    if len(best) and len(full):
-        names = " and ".join(f"zeta = {z}" for z in full.index)
-        r = full.iloc[0]
-        return Cause("explained", head + f"With {names} (outside the stated 'smallest feasible zeta') the "
-                     f"paper's trend holds ({int(r['checks passed'])}/{int(r['checks'])} checks on "
-                     f"{int(r['seeds'])} seeds; Delta_SP {r['Delta_SP OPT']:.3f} vs GRR "
-                     f"{r['Delta_SP GRR']:.3f}).", "ghoukasian2025-kary-zeta")
+    short = best[best["checks passed"] < best["checks"]]
+    if len(short):
+        head += "Also short of it at " + ", ".join(
+            f"zeta = {z} ({int(r['checks passed'])}/{int(r['checks'])} checks)"
+            for z, r in short.iterrows()) + ". "
+    label = "ghoukasian2025-kary-zeta"
+    if len(full):
+        z, r = next(iter(full.iterrows()))
+        d_opt, d_grr = r["data Delta' OPT"], r["data Delta' GRR"]
+        passed = f"{int(r['checks passed'])}/{int(r['checks'])}"
+        return Cause("explained", head + f"With zeta = {z} the paper's trend holds ({passed} "
+                     f"checks on {int(r['seeds'])} seeds; Delta_SP "
+                     f"{r['Delta_SP OPT']:.3f} vs GRR {r['Delta_SP GRR']:.3f}), but OPT's channel then keeps "
+                     f"almost no information about the attribute (Delta' of the privatised data {d_opt:.3f} "
+                     "vs "
+                     f"GRR's {d_grr:.3f}): the published curves need a zeta outside the stated 'smallest "
+                     "feasible zeta'.", label)
     if len(best):
-        tried = ", ".join(f"zeta = {z}: {int(r['checks passed'])}/{int(r['checks'])}"
-                          for z, r in best.iterrows())
-        return Cause("unexplained", head + f"No zeta we tried gives the paper's trend ({tried} checks).",
-                     "ghoukasian2025-kary-zeta")
-    return Cause("unexplained", head + "The variants at other zetas are not committed yet.",
-                 "ghoukasian2025-kary-zeta")
+        return Cause("unexplained", head + "No zeta we tried gives the paper's trend.", label)
+    return Cause("unexplained", head + "The variants at other zetas are not committed yet.", label)
 
 
 #: Section of the chapter with each discrepancy's evidence.
