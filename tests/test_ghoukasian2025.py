@@ -306,3 +306,21 @@ def test_compact_table_formats_mean_and_interval():
                       "acc diff": [-1.06]})
     c = compact(t, "dataset", "acc")
     assert c.iloc[0].tolist() == ["d", "86.1", "85.0 ± 0.3", "-1.1"]
+
+
+def test_kary_zeta_table_and_cause_follow_the_variants():
+    lgbm = {"fig4": _fake_lgbm(0.2, 0.2)}  # at the smallest feasible zeta OPT = GRR: the trend fails
+    lgbm["fig4"]["train_Delta_prime_Z"] = 0.1
+    better = _fake_lgbm(0.1, 0.2)
+    better = better[better["mechanism"] == "OPT"].assign(train_Delta_prime_Z=0.01)
+    same = lgbm["fig4"][lgbm["fig4"]["mechanism"] == "OPT"]
+    table = paper.kary_zeta_table(lgbm, {"fig4_zeta_1": better, "fig4_zeta_grr": same})
+    rows = table.set_index("zeta")
+    assert rows.loc["smallest feasible (paper)", "checks passed"] == 1  # accuracy only
+    one = rows.loc["1 (authors' notebook)"]
+    assert one["checks passed"] == one["checks"] == 3
+    assert rows.loc["1 (authors' notebook)", "data Delta' OPT"] == pytest.approx(0.01)
+    cause = paper._kary_cause(table, "fig4")
+    assert cause.kind == "explained" and "zeta = 1" in cause.text
+    cause = paper._kary_cause(paper.kary_zeta_table(lgbm, {"fig4_zeta_grr": same}), "fig4")
+    assert cause.kind == "unexplained"
