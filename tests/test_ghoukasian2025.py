@@ -320,7 +320,7 @@ def test_kary_zeta_table_and_cause_follow_the_variants():
     one = rows.loc["1 (authors' notebook)"]
     assert one["checks passed"] == one["checks"] == 3
     assert rows.loc["1 (authors' notebook)", "data Delta' OPT"] == pytest.approx(0.01)
-    cause = paper._kary_cause(table, "fig4")
+    cause = paper.kary_cause(table, "fig4")
     assert cause.kind == "explained" and "zeta = 1" in cause.text
-    cause = paper._kary_cause(paper.kary_zeta_table(lgbm, {"fig4_zeta_grr": same}), "fig4")
+    cause = paper.kary_cause(paper.kary_zeta_table(lgbm, {"fig4_zeta_grr": same}), "fig4")
     assert cause.kind == "unexplained"

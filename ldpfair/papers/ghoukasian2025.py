@@ -478,7 +478,7 @@ def claims(
         ev.append(e)
         ch.update(c)
     ztable = kary_zeta_table(lgbm, variants or {})
-    kary = {f: _kary_cause(ztable, f) for f in ("fig3", "fig4", "fig5") if f in set(ztable.get("figure", []))}
+    kary = {f: kary_cause(ztable, f) for f in ("fig3", "fig4", "fig5") if f in set(ztable.get("figure", []))}
     explained = [c for c in kary.values() if c.kind == "explained"]
     kinds = ", ".join(f"{f} {c.kind}" for f, c in kary.items())
     va_cause = Cause("explained" if kary and len(explained) == len(kary) else "unexplained",
@@ -664,7 +664,7 @@ def kary_zeta_table(lgbm: dict[str, pd.DataFrame], variants: dict[str, pd.DataFr
     return pd.DataFrame(rows)
 
 
-__all__ += ["kary_zeta_table", "va_epsilons"]
+__all__ += ["kary_zeta_table", "kary_cause", "va_epsilons"]
 
 
 # --------------------------------------------------------------------------- scoreboard
@@ -689,7 +689,13 @@ def _committed_variants() -> dict[str, pd.DataFrame]:
     return {name: committed("ghoukasian2025", name) for name in build_kary_variants("paper")}
 
 
-def _kary_cause(table: pd.DataFrame, fig: str) -> Any:
+def kary_cause(table: pd.DataFrame, fig: str) -> Any:
+    """The ledger's cause for one of Figs. 3-5, computed from :func:`kary_zeta_table`.
+
+    ``explained`` when OPT at some zeta other than the smallest feasible one
+    passes every trend check of the figure, ``unexplained`` otherwise (naming the
+    closest zeta and where it falls short).
+    """
     from ..verdicts import Cause
 
     part = table[table["figure"] == fig].set_index("zeta")
@@ -780,7 +786,7 @@ def scoreboard() -> pd.DataFrame:
         df = lgbm[fig]
         ev, checks = lgbm_checks(df, fig)
         cov = df.attrs.get("coverage", {})
-        cause = _kary_cause(ztable, fig) if fig in ("fig3", "fig4", "fig5") else None
+        cause = kary_cause(ztable, fig) if fig in ("fig3", "fig4", "fig5") else None
         rows.append(score_item(f"Figure {i}", f"fig-ghoukasian2025-{i}", trends=checks,
                                present=cov.get("present"), total=cov.get("total"), cause=cause,
                                evidence=f"no published numbers; the paper's statements: {ev}"))
