@@ -83,7 +83,35 @@ def test_paper_profile_sizes():
     assert len(sweeps["fig6"]) == 2 * 2 * 6 * 20
     assert len(sweeps["table1"]) == 2 * 30
     assert len(sweeps["table2"]) == 4 * 30
-    assert set(paper.PROFILES["paper"]) == {*(f"fig{i}" for i in range(1, 7)), "table1", "table2"}
+    variants = paper.build_kary_variants("paper")
+    assert {k: len(g) for k, g in variants.items()} == {
+        f"{fig}_{v}": n for fig, n in (("fig3", 4 * 10), ("fig4", 5 * 10), ("fig5", 3 * 10))
+        for v in paper.KARY_ZETA_VARIANTS}  # OPT only, eps >= 1, seeds 0-9
+    assert set(paper.PROFILES["paper"]) == {*(f"fig{i}" for i in range(1, 7)), "table1", "table2", *variants}
+
+
+def test_kary_variants_share_the_figures_splits():
+    fig = paper.build_lgbm("paper", figures=["fig4"])["fig4"]
+    var = paper.build_kary_variants("paper")["fig4_zeta_grr"]
+    assert var.evaluation == fig.evaluation and var.models == fig.models and var.datasets == fig.datasets
+    assert set(var.epsilons) == {e for e in fig.epsilons if e >= 1}
+    with pytest.raises(ValueError, match="profile"):
+        paper.build_kary_variants("huge")
+
+
+def test_opt_at_grr_utility_is_as_useful_as_grr_and_no_less_fair():
+    from ldpfair.ldp import GRR
+
+    rng = np.random.default_rng(4)
+    values = rng.choice(5, size=4000, p=[0.5, 0.25, 0.15, 0.07, 0.03])
+    y = (rng.random(4000) < np.array([0.3, 0.2, 0.1, 0.5, 0.25])[values]).astype(int)
+    pa = np.bincount(values, minlength=5) / values.size
+    py = np.bincount(values, weights=y, minlength=5) / np.bincount(values, minlength=5)
+    for eps in (1.0, 4.0):
+        mech = paper.opt_factory_grr_utility(y)(5, eps, values)
+        grr = GRR(5, eps).channel
+        assert float(pa @ np.diag(mech.channel)) >= float(pa @ np.diag(grr)) - 1e-6  # GRR's utility
+        assert theory.data_unfairness(mech.channel, pa, py) <= theory.data_unfairness(grr, pa, py) + 1e-6
 
 
 def test_fig5_drops_the_source_columns_and_opt_reads_labels():
@@ -164,27 +192,103 @@ def test_lgbm_checks_follow_the_numbers():
 
 
 def test_halving_checks():
-    _, c = paper.halving_checks(_fake_lgbm(0.1, 0.2), "figX", 0.6)
+    _, c = paper.halving_checks(_fake_lgbm(0.1, 0.2), "figX", 0.6, baseline="NonDP")
     assert all(c.values())  # 0.1 <= 0.6 * 0.3 and 0.05 <= 0.6 * 0.2
-    _, c = paper.halving_checks(_fake_lgbm(0.29, 0.2), "figX", -1)
+    _, c = paper.halving_checks(_fake_lgbm(0.11, 0.2), "figX", 0.6)  # against GRR: 0.11 <= 0.12
+    assert all(c.values())
+    _, c = paper.halving_checks(_fake_lgbm(0.13, 0.2), "figX", 0.6)  # 0.13 > 0.12
+    assert not any(c.values())
+    with pytest.raises(ValueError, match="baseline"):
+        paper.halving_checks(_fake_lgbm(0.1, 0.2), "figX", 0.6, baseline="SS")
+    _, c = paper.halving_checks(_fake_lgbm(0.29, 0.2), "figX", -1, baseline="NonDP")
     # Delta_SP improves by 0.01 (below the 2% claimed), Delta_EO by 0.055
     assert c == {"figX: NonDP - OPT Delta_SP >= 0.02 at eps = 8": False,
                  "figX: NonDP - OPT Delta_EO >= 0.02 at eps = 8": True}
 
 
-def test_matched_fairprojection_picks_the_closest_accuracy():
+def _fake_table1(acc_by_tol: dict[float, float], binding_below: float = 0.2, opt_acc: float = 0.8455,
+                 trials: int = 3) -> pd.DataFrame:
+    """Table I long results: tolerances >= ``binding_below`` return the base model unchanged."""
     rows = []
-    for tol, acc in zip(baselines.FP_TOLERANCES, np.linspace(0.80, 0.86, len(baselines.FP_TOLERANCES)),
-                        strict=True):
-        for c in ("sp", "meo"):
-            rows.append({"dataset": "d", "trial": 0, "method": f"FP-{c}-{tol:g}", "acc": acc})
-    rows.append({"dataset": "d", "trial": 0, "method": "OPT", "acc": 0.8455})
-    m = baselines.matched_fairprojection(pd.DataFrame(rows))
+    for ds in ("adult", "compas"):
+        for t in range(trials):
+            base = {"dataset": ds, "trial": t, "acc": 0.86, "Delta_SP": 0.115, "Delta_MEO": 0.067}
+            rows.append({**base, "method": "base"})
+            rows.append({**base, "method": "OPT", "acc": opt_acc, "Delta_SP": 0.11, "Delta_MEO": 0.058})
+            for tol in baselines.FP_TOLERANCES:
+                for c in ("sp", "meo"):
+                    if tol >= binding_below:
+                        rows.append({**base, "method": f"FP-{c}-{tol:g}"})
+                    else:
+                        rows.append({**base, "method": f"FP-{c}-{tol:g}", "acc": acc_by_tol[tol],
+                                     "Delta_SP": 0.02 + tol / 10, "Delta_MEO": 0.01 + tol / 10})
+    return pd.DataFrame(rows)
+
+
+def test_matched_fairprojection_readings():
     accs = dict(zip(baselines.FP_TOLERANCES, np.linspace(0.80, 0.86, len(baselines.FP_TOLERANCES)),
                     strict=True))
-    best = min(accs, key=lambda t: abs(accs[t] - 0.8455))
-    assert set(m["tolerance"]) == {best}
+    long = _fake_table1(accs, opt_acc=0.8599)
+    authors = baselines.matched_fairprojection(long, "authors")
+    assert dict(zip(authors["dataset"], authors["tolerance"], strict=True)) == baselines.AUTHORS_TOLERANCE
+    assert (authors["binding"] == 0).all()  # the authors' tolerances leave the model unchanged here
+    binding = baselines.matched_fairprojection(long, "binding")
+    # OPT's accuracy is closest to the non-binding tolerances (= base, 0.86): they are skipped
+    best = max(t for t in baselines.FP_TOLERANCES if t < 0.2)
+    assert set(binding["tolerance"]) == {best} and (binding["binding"] == 1).all()
+    with pytest.raises(ValueError, match="reading"):
+        baselines.matched_fairprojection(long, "closest")
 
+
+def test_table1_claim_and_finding_follow_the_projection():
+    accs = dict.fromkeys(baselines.FP_TOLERANCES, 0.8455)
+    long = _fake_table1(accs)
+    _, authors = paper.table1_checks(long, "authors")  # FP = base: OPT's gaps are lower
+    assert all(authors.values())
+    _, binding = paper.table1_checks(long, "binding")  # a binding projection: far lower gaps than OPT
+    assert not any(binding.values())
+    _, finding = baselines.fairprojection_finding(long)
+    never = {k: v for k, v in finding.items() if "never changes" in k}
+    assert never and all(never.values())
+    assert all(v for k, v in finding.items() if "binding" in k)
+    # a projection that binds at the authors' tolerance breaks the finding's first check
+    _, finding = baselines.fairprojection_finding(_fake_table1(accs, binding_below=2.0))
+    assert not any(v for k, v in finding.items() if "never changes" in k)
+
+
+def test_table2_readings_switch_the_meo_column_and_german_groups():
+    rows = []
+    for ds, groups in (("bank", "authors"), ("german", "authors"), ("german", "paper")):
+        for seed in range(2):
+            for method in ("FairBalance", "OPT", "LR"):
+                aod = 0.05 if groups == "authors" else 0.07
+                rows.append({"dataset": ds, "groups": groups, "seed": seed, "method": method, "acc": 0.9,
+                             "Delta_EO": 0.1, "Delta_MEO": 0.2, "Delta_AOD": aod})
+    long = pd.DataFrame(rows)
+    aod = baselines.table2_runs(long)
+    assert set(aod["Delta_MEO"].round(6)) == {5.0}  # percent, the authors' average odds
+    paper_def = baselines.table2_runs(long, "paper", "paper")
+    assert set(paper_def["Delta_MEO"].round(6)) == {20.0}
+    german_sex = baselines.table2_runs(long, "paper", "aod")
+    assert set(german_sex.loc[german_sex["dataset"] == "german", "Delta_MEO"].round(6)) == {7.0}
+    assert set(german_sex.loc[german_sex["dataset"] == "bank", "Delta_MEO"].round(6)) == {5.0}
+    with pytest.raises(ValueError, match="meo"):
+        baselines.table2_runs(long, meo="mAOD")
+
+
+def test_committed_scoreboard_follows_the_verdict_rules():
+    from ldpfair.verdicts import check_ledger
+
+    board = paper.scoreboard()
+    check_ledger(board)
+    assert board["item"].tolist() == ["Theorem 2", "Lemma 1", *(f"Figure {i}" for i in range(1, 7)),
+                                      "Table I", "Table II"]
+    assert (board.loc[board["item"].isin(["Theorem 2", "Lemma 1"]), "status"] == "verified").all()
+    t1 = board.set_index("item").loc["Table I"]
+    assert t1["numbers"] == 12
+    for c in paper.committed_claims():
+        if c.verdict != "reproduced":
+            assert c.cause is not None and c.cause.text, c.id
 
 
 def test_long_fairprojection_keeps_trials_apart():
@@ -202,3 +306,21 @@ def test_compact_table_formats_mean_and_interval():
                       "acc diff": [-1.06]})
     c = compact(t, "dataset", "acc")
     assert c.iloc[0].tolist() == ["d", "86.1", "85.0 ± 0.3", "-1.1"]
+
+
+def test_kary_zeta_table_and_cause_follow_the_variants():
+    lgbm = {"fig4": _fake_lgbm(0.2, 0.2)}  # at the smallest feasible zeta OPT = GRR: the trend fails
+    lgbm["fig4"]["train_Delta_prime_Z"] = 0.1
+    better = _fake_lgbm(0.1, 0.2)
+    better = better[better["mechanism"] == "OPT"].assign(train_Delta_prime_Z=0.01)
+    same = lgbm["fig4"][lgbm["fig4"]["mechanism"] == "OPT"]
+    table = paper.kary_zeta_table(lgbm, {"fig4_zeta_1": better, "fig4_zeta_grr": same})
+    rows = table.set_index("zeta")
+    assert rows.loc["smallest feasible (paper)", "checks passed"] == 1  # accuracy only
+    one = rows.loc["1 (authors' notebook)"]
+    assert one["checks passed"] == one["checks"] == 3
+    assert rows.loc["1 (authors' notebook)", "data Delta' OPT"] == pytest.approx(0.01)
+    cause = paper.kary_cause(table, "fig4")
+    assert cause.kind == "explained" and "zeta = 1" in cause.text
+    cause = paper.kary_cause(paper.kary_zeta_table(lgbm, {"fig4_zeta_grr": same}), "fig4")
+    assert cause.kind == "unexplained"

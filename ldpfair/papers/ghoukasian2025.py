@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._validation import check_choice
 from ..experiments import DatasetSpec, Grid, ModelSpec, PrivSpec, holdout
 from ..ldp import opt_factory
 from ..models import ARCOLEZI2023_LGBM
@@ -30,6 +31,9 @@ __all__ = [
     "build_lgbm",
     "plot_lgbm",
     "PROFILES",
+    "KARY_ZETA_VARIANTS",
+    "build_kary_variants",
+    "opt_factory_grr_utility",
 ]
 
 #: Figs. 1-5: (dataset, protected attribute, k, the authors' epsilon grid) per figure.
@@ -187,10 +191,71 @@ _METRIC_LABEL = {"Delta_SP": r"$\Delta_{SP}$", "Delta_EO": r"$\Delta_{EO}$", "ac
 _DATASET_LABEL = {"adult26k": "Adult", "lsac": "LSAC"}
 
 
+def opt_factory_grr_utility(y: np.ndarray) -> Any:
+    """OPT for k > 2 at GRR's own utility: ``zeta = (k - 1) / (e^epsilon + k - 1)``.
+
+    GRR keeps the true value with probability ``e^eps / (e^eps + k - 1)`` whatever the
+    group sizes, so this zeta is exactly GRR's error probability: GRR is feasible in
+    program (9) and OPT's Delta is at most GRR's at the same attribute accuracy.
+    For ``k = 2`` Theorem 2's mechanism, as :func:`ldpfair.ldp.opt_factory`.
+    """
+    from ..ldp import opt_factory
+
+    def factory(k: int, epsilon: float, values: np.ndarray) -> Any:
+        zeta = (k - 1) / (float(np.exp(epsilon)) + k - 1)
+        return opt_factory(y, zeta=zeta)(k, epsilon, values)
+
+    return factory
+
+
+#: Program (9)/(10) at other zetas than the paper's "smallest feasible" one, for Figs. 3-5:
+#: ``zeta_grr``: GRR's utility (:func:`opt_factory_grr_utility`); ``zeta_1``: zeta = 1 (the
+#: value in the authors' committed notebook).
+KARY_ZETA_VARIANTS: tuple[str, ...] = ("zeta_grr", "zeta_1")
+_KARY_VARIANT_PROFILES: dict[str, dict[str, Any]] = {
+    "paper": {"figures": ("fig3", "fig4", "fig5"), "seeds": 10},
+    "quick": {"figures": ("fig4",), "seeds": 2},
+}
+
+
+def build_kary_variants(profile: str = "paper", *, seeds: int | Sequence[int] | None = None
+                        ) -> dict[str, Grid]:
+    """OPT of Figs. 3-5 at the zetas of :data:`KARY_ZETA_VARIANTS`, epsilon >= 1 (where the paper's trend is).
+
+    Same data, split, model and seeds as :func:`build_lgbm` (seeds 0-9 in the paper
+    profile), so each run pairs with the committed GRR run of the same seed. Keys
+    ``<figure>_<variant>``.
+    """
+    if profile not in _KARY_VARIANT_PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; valid: {', '.join(_KARY_VARIANT_PROFILES)}")
+    d = _KARY_VARIANT_PROFILES[profile]
+    seeds = d["seeds"] if seeds is None else seeds
+    evaluation = holdout(0.2, split_random_state="seed", model_random_state="seed")
+    grids = {}
+    for fig in d["figures"]:
+        spec = LGBM_FIGURES[fig]
+        ds, prot = spec["dataset"], spec["protected"]
+        for variant in KARY_ZETA_VARIANTS:
+            if variant == "zeta_grr":
+                priv = PrivSpec(opt_factory_grr_utility, sensitive=(prot,), needs_y=True, label="OPT")
+            else:
+                priv = _priv("OPT", prot, 1.0, 0.0)
+            grids[f"{fig}_{variant}"] = Grid(
+                datasets=DatasetSpec(ds, options={"protected": prot}, exclude=_EXCLUDE.get(prot, ())),
+                models=ModelSpec("lightgbm", _HYPER[ds]),
+                privatizations=[priv],
+                epsilons=tuple(e for e in spec["epsilons"] if e >= 1),
+                seeds=seeds,
+                evaluation=evaluation,
+                name=f"ghoukasian2025-{fig}-{variant}",
+            )
+    return grids
+
+
 def _profiles() -> dict[str, dict[str, Any]]:
     from .ghoukasian2025_baselines import build_baselines
 
-    return {p: {**build_lgbm(p), **build_baselines(p)} for p in _LGBM_PROFILES}
+    return {p: {**build_lgbm(p), **build_baselines(p), **build_kary_variants(p)} for p in _LGBM_PROFILES}
 
 
 #: The declared experiments of both profiles (``ldpfair results verify`` reads ``PROFILES["paper"]``).
@@ -238,30 +303,59 @@ def lgbm_checks(results: pd.DataFrame, figure: str) -> tuple[str, dict[str, bool
     return evidence, checks
 
 
-def halving_checks(results: pd.DataFrame, figure: str, factor: float) -> tuple[str, dict[str, bool]]:
+def halving_checks(results: pd.DataFrame, figure: str, factor: float, *, baseline: str = "GRR"
+                   ) -> tuple[str, dict[str, bool]]:
     """The paper's quantitative V-A statements at the largest epsilon of a binary figure.
 
-    LSAC (``factor = 0.5``-ish): "both Delta_SP and Delta_EO are nearly halved"
-    (OPT's gaps at most ``factor`` of the non-private ones); Adult: "fairness
-    improves by at least 2%" (OPT's gaps at least 0.02 below the non-private
-    ones, ``factor`` ignored when negative).
+    LSAC (``factor > 0``): "both Delta_SP and Delta_EO are nearly halved" (OPT's
+    gaps at most ``factor`` times the baseline's); Adult (``factor <= 0``):
+    "fairness improves by at least 2%" (OPT's gaps at least 0.02 below the
+    baseline's). ``baseline``: ``"GRR"`` (the gains over the mechanisms OPT is
+    compared with, the default) or ``"NonDP"``; the evidence gives both.
     """
+    check_choice(baseline, ("GRR", "NonDP"), "baseline")
     if results.empty or "OPT" not in set(results["mechanism"]):
         return "no results", {}
     m = _means(results, ["Delta_SP", "Delta_EO"])
-    base = m.loc["NonDP"].iloc[0]
     opt = m.loc["OPT"]
     e_max = max(opt.index)
     o = opt.loc[e_max]
+    bases = {"NonDP": m.loc["NonDP"].iloc[0], "GRR": m.loc[("GRR", e_max)]}
+    base = bases[baseline]
     if factor > 0:
-        checks = {f"{figure}: OPT {g} <= {factor:g} x NonDP at eps = {e_max:g}":
+        checks = {f"{figure}: OPT {g} <= {factor:g} x {baseline} at eps = {e_max:g}":
                   bool(o[g] <= factor * base[g]) for g in ("Delta_SP", "Delta_EO")}
+        parts = [f"{g}: OPT {o[g]:.4f}, " + ", ".join(f"{b} {v[g]:.4f} ({o[g] / v[g] - 1:+.0%})"
+                                                      for b, v in bases.items())
+                 for g in ("Delta_SP", "Delta_EO")]
     else:
-        checks = {f"{figure}: NonDP - OPT {g} >= 0.02 at eps = {e_max:g}": bool(base[g] - o[g] >= 0.02)
+        checks = {f"{figure}: {baseline} - OPT {g} >= 0.02 at eps = {e_max:g}": bool(base[g] - o[g] >= 0.02)
                   for g in ("Delta_SP", "Delta_EO")}
-    evidence = (f"{figure}, eps = {e_max:g}: Delta_SP {o['Delta_SP']:.4f} (NonDP {base['Delta_SP']:.4f}), "
-                f"Delta_EO {o['Delta_EO']:.4f} (NonDP {base['Delta_EO']:.4f})")
-    return evidence, checks
+        parts = [f"{g}: OPT {o[g]:.4f}, " + ", ".join(f"{b} {v[g]:.4f} ({100 * (v[g] - o[g]):.2f} points)"
+                                                      for b, v in bases.items())
+                 for g in ("Delta_SP", "Delta_EO")]
+    return f"{figure}, eps = {e_max:g}: " + "; ".join(parts), checks
+
+
+def va_epsilons(lgbm: dict[str, pd.DataFrame]) -> str:
+    """At which epsilons the V-A numbers hold, against GRR and the non-private model (one sentence)."""
+    parts = []
+    for fig, what in (("fig2", "<= 0.6 x"), ("fig1", "at least 2 points below")):
+        df = lgbm.get(fig, pd.DataFrame())
+        if df.empty:
+            continue
+        m = _means(df, ["Delta_SP", "Delta_EO"])
+        opt, nondp = m.loc["OPT"], m.loc["NonDP"].iloc[0]
+        for base in ("GRR", "NonDP"):
+            ok = []
+            for e in opt.index:
+                b = m.loc[("GRR", e)] if base == "GRR" else nondp
+                o = opt.loc[e]
+                hit = (o <= 0.6 * b) if fig == "fig2" else (b - o >= 0.02)
+                if bool(hit.all()):
+                    ok.append(f"{e:g}")
+            parts.append(f"{fig}: both gaps {what} {base} at eps in {{{', '.join(ok)}}}")
+    return "Both gaps at once: " + "; ".join(parts) + "."
 
 
 def two_step_checks(results: pd.DataFrame) -> tuple[str, dict[str, bool]]:
@@ -291,22 +385,31 @@ def two_step_checks(results: pd.DataFrame) -> tuple[str, dict[str, bool]]:
     return "; ".join(parts), checks
 
 
-def table1_checks(long: pd.DataFrame) -> tuple[str, dict[str, bool]]:
-    """Section V-C's Table I claim: at matched accuracy OPT has lower Delta_SP and Delta_MEO."""
-    from .ghoukasian2025_baselines import matched_fairprojection
+def table1_checks(long: pd.DataFrame, reading: str = "binding") -> tuple[str, dict[str, bool]]:
+    """Section V-C's Table I claim: at matched accuracy OPT beats FairProjection in Delta_SP and Delta_MEO.
+
+    ``reading`` picks FairProjection's tolerance
+    (:func:`~ldpfair.papers.ghoukasian2025_baselines.matched_fairprojection`):
+    ``"binding"`` (default: a projection that changes the model, at the accuracy
+    closest to OPT's, the claim as the paper states it) or ``"authors"`` (the
+    authors' tolerances, where the projection returns the unprojected model).
+    """
+    from .ghoukasian2025_baselines import table1_runs
 
     if long.empty:
         return "no results", {}
-    matched = matched_fairprojection(long)
-    means = long.groupby(["dataset", "method"])[["acc", "Delta_SP", "Delta_MEO"]].mean()
+    runs = table1_runs(long, reading)
+    means = runs.groupby(["dataset", "method"])[["acc", "Delta_SP", "Delta_MEO"]].mean()
+    tol = runs.groupby(["dataset", "method"])["tolerance"].first()
     checks, parts = {}, []
-    for row in matched.itertuples(index=False):
-        metric = "Delta_SP" if row.constraint == "sp" else "Delta_MEO"
-        fp, opt = means.loc[(row.dataset, row.method)], means.loc[(row.dataset, "OPT")]
-        name = f"{row.dataset}: OPT {metric} < FairProjection-{row.constraint} (tol {row.tolerance:g})"
-        checks[name] = bool(opt[metric] < fp[metric])
-        parts.append(f"{row.dataset} {metric}: OPT {opt[metric]:.3f} vs FP-{row.constraint} "
-                     f"{fp[metric]:.3f} (acc {opt['acc']:.3f} vs {fp['acc']:.3f})")
+    for ds in sorted(runs["dataset"].unique()):
+        fp, opt = means.loc[(ds, "FairProjection")], means.loc[(ds, "OPT")]
+        for metric in ("Delta_SP", "Delta_MEO"):
+            name = f"{ds}: OPT {metric} < FairProjection ({reading} tolerance)"
+            checks[name] = bool(opt[metric] < fp[metric])
+        parts.append(f"{ds}, FairProjection at tolerance {tol[(ds, 'FairProjection')]} ({reading}): accuracy "
+                     f"{fp['acc']:.2f} vs OPT {opt['acc']:.2f}, Delta_SP {fp['Delta_SP']:.1f} vs "
+                     f"{opt['Delta_SP']:.1f}, Delta_MEO {fp['Delta_MEO']:.1f} vs {opt['Delta_MEO']:.1f}")
     return "; ".join(parts), checks
 
 
@@ -337,11 +440,22 @@ def claims(
     table2_long: pd.DataFrame,
     theorem2: pd.DataFrame | None = None,
     lemma1: pd.DataFrame | None = None,
+    variants: dict[str, pd.DataFrame] | None = None,
 ) -> list[Claim]:
     """The paper's claims checked on our results (verdicts computed from the checks).
 
-    Claims whose results are absent (e.g. a profile without that experiment) are left out.
+    Claims that are not reproduced carry their :class:`~ldpfair.verdicts.Cause`
+    (``variants``: the committed OPT runs at other zetas, :func:`build_kary_variants`,
+    which decide the cause of the k-ary part of V-A). Claims whose results are
+    absent (e.g. a profile without that experiment) are left out.
     """
+    from ..verdicts import Cause, share_status
+    from .ghoukasian2025_baselines import fairprojection_finding
+
+    def cause_if(checks: dict[str, bool], cause: Cause) -> Cause | None:
+        return None if not checks or share_status(float(np.mean(list(checks.values())))) == "reproduced" \
+            else cause
+
     out: list[Claim] = []
     if theorem2 is not None:
         gap = float(theorem2["gap"].abs().max())
@@ -363,23 +477,49 @@ def claims(
         e, c = lgbm_checks(lgbm.get(fig, pd.DataFrame()), fig)
         ev.append(e)
         ch.update(c)
+    ztable = kary_zeta_table(lgbm, variants or {})
+    kary = {f: kary_cause(ztable, f) for f in ("fig3", "fig4", "fig5") if f in set(ztable.get("figure", []))}
+    explained = [c for c in kary.values() if c.kind == "explained"]
+    kinds = ", ".join(f"{f} {c.kind}" for f, c in kary.items())
+    va_cause = Cause("explained" if kary and len(explained) == len(kary) else "unexplained",
+                     f"Figs. 1-2 hold; Figs. 3-5 fail at the smallest feasible zeta ({kinds}). "
+                     + (explained[0].text if explained else next(iter(kary.values())).text if kary else ""),
+                     "ghoukasian2025-kary-zeta")
     out.append(Claim("V-A", "OPT reduces classification unfairness (Delta_SP, Delta_EO) relative to GRR/SS "
                      "while keeping comparable accuracy, with larger gains as epsilon grows (Figs. 1-5).",
-                     " | ".join(ev), ch))
+                     " | ".join(ev), ch, cause=cause_if(ch, va_cause)))
     e1, c1 = halving_checks(lgbm.get("fig2", pd.DataFrame()), "fig2", 0.6)
     e2, c2 = halving_checks(lgbm.get("fig1", pd.DataFrame()), "fig1", -1)
-    out.append(Claim("V-A (numbers)", "On LSAC both gaps are nearly halved; on Adult fairness improves by "
-                     "at least 2% (binary gender, Figs. 1-2).", f"{e1}; {e2}", {**c1, **c2}))
+    c12 = {**c1, **c2}
+    out.append(Claim("V-A (numbers)", "As epsilon grows, OPT's fairness gains grow: on LSAC both gaps are "
+                     "nearly halved (read: OPT <= 0.6 x GRR); on Adult fairness improves by at least 2% "
+                     "(read: "
+                     "2 points below GRR) (binary gender, Figs. 1-2, largest epsilon).", f"{e1}; {e2}", c12,
+                     cause=cause_if(c12, Cause("unexplained",
+                                               f"Our numbers at the largest epsilon: {e1}; {e2}. "
+                                               + va_epsilons(lgbm), _LABELS["va"]))))
     e, c = two_step_checks(fig6)
     out.append(Claim("V-B", "OPT can replace RR in Mozannar et al.'s two-step method: on LSAC similar "
                      "accuracy and smaller Delta_EOd at most epsilon; on Adult lower Delta_EOd at larger "
-                     "epsilon and higher accuracy at smaller epsilon (Fig. 6).", e, c))
-    e, c = table1_checks(table1_long)
-    out.append(Claim("V-C (Table I)", "At matched accuracy OPT (eps = 1) has lower Delta_SP and Delta_MEO "
-                     "than FairProjection on Adult and COMPAS.", e, c))
+                     "epsilon and higher accuracy at smaller epsilon (Fig. 6).", e, c,
+                     cause=cause_if(c, _fig6_cause(e))))
+    e, c = table1_checks(table1_long, "binding")
+    e_auth, _ = table1_checks(table1_long, "authors")
+    if c:
+        f_ev, f_checks = fairprojection_finding(table1_long)
+        n_ok = sum(f_checks.values())
+        finding = Cause("paper error", "The published FairProjection row is the unprojected model: at the "
+                        "authors' tolerances the projection never changes it and the row agrees with our "
+                        f"unprojected model; a projection that acts beats OPT at matched accuracy ({n_ok}/"
+                        f"{len(f_checks)} checks of the finding pass). {f_ev}", _LABELS["fp"])
+        out.append(Claim("V-C (Table I)", "At matched accuracy OPT (eps = 1) has lower Delta_SP and "
+                         "Delta_MEO "
+                         "than FairProjection on Adult and COMPAS.", f"{e} | as published: {e_auth}", c,
+                         cause=cause_if(c, finding)))
     e, c = table2_checks(table2_long)
     out.append(Claim("V-C (Table II)", "OPT (eps = 1) is more accurate than FairBalance on Bank, Math and "
-                     "German with lower or comparable Delta_EO.", e, c))
+                     "German with lower or comparable Delta_EO.", e, c,
+                     cause=cause_if(c, Cause("unexplained", e, _LABELS["t2"]))))
     return [c for c in out if c.checks]  # a claim without results has no verdict yet
 
 
@@ -468,12 +608,67 @@ def plot_theorem2(check: pd.DataFrame) -> Any:
 __all__ += ["plot_two_step", "plot_zeta_tradeoff", "plot_theorem2"]
 
 
+# --------------------------------------------------------------------------- k-ary zeta
+def kary_zeta_table(lgbm: dict[str, pd.DataFrame], variants: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Figs. 3-5's V-A trend checks (:func:`lgbm_checks`) with OPT at each zeta, on the variants' seeds.
+
+    OPT at the smallest feasible zeta is read from the committed figure, OPT at
+    the other zetas from the committed variants (:func:`build_kary_variants`);
+    every reading is compared with the committed GRR runs of the same seeds and
+    epsilons (>= 1), so the rows differ only in OPT's zeta.
+
+    Returns
+    -------
+    DataFrame
+        One row per (figure, zeta): checks passed, total, ``failed`` (where OPT's mean gap
+        is not below GRR's, or "accuracy") and ``misses`` (how many such gap-epsilon
+        pairs), and OPT's and GRR's mean
+        Delta_SP, Delta_EO, accuracy and the privatised training data's Delta'
+        at the figure's largest epsilon.
+    """
+    rows = []
+    for fig in ("fig3", "fig4", "fig5"):
+        df = lgbm.get(fig, pd.DataFrame())
+        if df.empty:
+            continue
+        readings = {"smallest feasible (paper)": df[df["mechanism"] == "OPT"]}
+        for v in KARY_ZETA_VARIANTS:
+            part = variants.get(f"{fig}_{v}", pd.DataFrame())
+            if len(part):
+                readings[{"zeta_grr": "GRR's utility", "zeta_1": "1 (authors' notebook)"}[v]] = part
+        seeds = set().union(*[set(p["seed"]) for k, p in readings.items() if k != "smallest feasible (paper)"]
+                            ) or set(df["seed"])
+        grr = df[(df["mechanism"] == "GRR") & df["seed"].isin(seeds) & (df["epsilon"] >= LARGE_EPSILON)]
+        for name, opt in readings.items():
+            opt = opt[opt["seed"].isin(seeds) & (opt["epsilon"] >= LARGE_EPSILON)]
+            _, checks = lgbm_checks(pd.concat([opt, grr], ignore_index=True), fig)
+            e_max = float(opt["epsilon"].max())
+            cols = ["acc", "Delta_SP", "Delta_EO", "train_Delta_prime_Z"]
+            o = opt[opt["epsilon"] == e_max].reindex(columns=cols).mean()
+            g = grr[grr["epsilon"] == e_max].reindex(columns=cols).mean()
+            mo = opt.groupby("epsilon")[["Delta_SP", "Delta_EO"]].mean()
+            mg = grr.groupby("epsilon")[["Delta_SP", "Delta_EO"]].mean()
+            misses = {gap: [e for e in mo.index if e in mg.index and mo.at[e, gap] >= mg.at[e, gap]]
+                      for gap in ("Delta_SP", "Delta_EO")}
+            failed = "; ".join(f"{gap} at eps " + ", ".join(f"{e:g}" for e in es)
+                               for gap, es in misses.items() if es)
+            if not checks.get(f"{fig}: |acc(OPT) - acc(GRR)| <= {ACC_TOLERANCE:g}", True):
+                failed = "; ".join(x for x in (failed, "accuracy") if x)
+            rows.append({"figure": fig, "zeta": name, "seeds": len(seeds),
+                         "checks passed": sum(checks.values()), "failed": failed,
+                         "misses": sum(len(es) for es in misses.values()),
+                         "checks": len(checks), "epsilon": e_max, "Delta_SP OPT": o["Delta_SP"],
+                         "Delta_SP GRR": g["Delta_SP"], "Delta_EO OPT": o["Delta_EO"],
+                         "Delta_EO GRR": g["Delta_EO"], "acc OPT": o["acc"], "acc GRR": g["acc"],
+                         "data Delta' OPT": o["train_Delta_prime_Z"],
+                         "data Delta' GRR": g["train_Delta_prime_Z"]})
+    return pd.DataFrame(rows)
+
+
+__all__ += ["kary_zeta_table", "kary_cause", "va_epsilons"]
+
+
 # --------------------------------------------------------------------------- scoreboard
-#: Absolute tolerance (percentage points) on top of the 95% intervals when comparing
-#: with Tables I-II.
-SCOREBOARD_ATOL = 1.0
-
-
 def _committed_all() -> tuple[dict[str, pd.DataFrame], pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     from ..scoreboard import committed
     from .ghoukasian2025_baselines import long_fairbalance, long_fairprojection
@@ -489,85 +684,159 @@ def _committed_all() -> tuple[dict[str, pd.DataFrame], pd.DataFrame, pd.DataFram
     return lgbm, fig6, t1_long, t2_long
 
 
-def _table_agreement(table: pd.DataFrame, metrics: Sequence[str]) -> dict[str, bool]:
-    checks = {}
-    for row in table.itertuples(index=False):
-        r = row._asdict()
-        for m in metrics:
-            paper_v, ours, half = r.get(f"{m}_paper"), r.get(f"{m}_ours"), r.get(f"{m}_")
-            if paper_v is None or pd.isna(paper_v):
-                continue
-            width = (0 if pd.isna(half) else half) + SCOREBOARD_ATOL
-            ok = bool(pd.notna(ours) and abs(ours - paper_v) <= width)
-            checks[f"{r['dataset']} {r['method']} {m} published"] = ok
-    return checks
+def _committed_variants() -> dict[str, pd.DataFrame]:
+    from ..scoreboard import committed
+
+    return {name: committed("ghoukasian2025", name) for name in build_kary_variants("paper")}
+
+
+def kary_cause(table: pd.DataFrame, fig: str) -> Any:
+    """The ledger's cause for one of Figs. 3-5, computed from :func:`kary_zeta_table`.
+
+    ``explained`` when OPT at some zeta other than the smallest feasible one
+    passes every trend check of the figure, ``unexplained`` otherwise (naming the
+    closest zeta, most checks passed then fewest misses, and where it falls short).
+    """
+    from ..verdicts import Cause
+
+    part = table[table["figure"] == fig].set_index("zeta")
+    paper_row = part.loc["smallest feasible (paper)"] if "smallest feasible (paper)" in part.index else None
+    best = part.drop(index="smallest feasible (paper)", errors="ignore")
+    head = ""
+    if paper_row is not None:
+        head = (f"At the smallest feasible zeta (the paper's choice) OPT is almost GRR: at eps = "
+                f"{paper_row['epsilon']:g} Delta_SP {paper_row['Delta_SP OPT']:.3f} vs "
+                f"{paper_row['Delta_SP GRR']:.3f}, Delta_EO {paper_row['Delta_EO OPT']:.3f} vs "
+                f"{paper_row['Delta_EO GRR']:.3f}. ")
+    full = best[best["checks passed"] == best["checks"]]
+    short = best[best["checks passed"] < best["checks"]]
+    if len(short) and len(full):
+        head += "Also short of it at " + ", ".join(
+            f"zeta = {z} ({int(r['checks passed'])}/{int(r['checks'])} checks)"
+            for z, r in short.iterrows()) + ". "
+    label = "ghoukasian2025-kary-zeta"
+    if len(full):
+        z, r = next(iter(full.iterrows()))
+        d_opt, d_grr = r["data Delta' OPT"], r["data Delta' GRR"]
+        passed = f"{int(r['checks passed'])}/{int(r['checks'])}"
+        return Cause("explained", head + f"With zeta = {z} the paper's trend holds ({passed} "
+                     f"checks on {int(r['seeds'])} seeds; Delta_SP "
+                     f"{r['Delta_SP OPT']:.3f} vs GRR {r['Delta_SP GRR']:.3f}), but OPT's channel then keeps "
+                     f"almost no information about the attribute (Delta' of the privatised data {d_opt:.3f} "
+                     "vs "
+                     f"GRR's {d_grr:.3f}): the published curves need a zeta outside the stated 'smallest "
+                     "feasible zeta'.", label)
+    if len(best):
+        ranked = best.sort_values(["checks passed", "misses"], ascending=[False, True], kind="stable")
+        z, r = next(iter(ranked.iterrows()))
+        return Cause("unexplained", head + "No zeta we tried gives the whole trend; the closest, zeta = "
+                     f"{z}, has OPT not below GRR in {r['failed']} (at eps = {r['epsilon']:g}: Delta_SP "
+                     f"{r['Delta_SP OPT']:.3f} vs GRR {r['Delta_SP GRR']:.3f}, Delta_EO "
+                     f"{r['Delta_EO OPT']:.3f} vs {r['Delta_EO GRR']:.3f}).", label)
+    return Cause("unexplained", head + "The variants at other zetas are not committed yet.", label)
+
+
+#: Section of the chapter with each discrepancy's evidence.
+_LABELS = {"fig6": "ghoukasian2025-fig6-adult", "fp": "ghoukasian2025-fairprojection-finding",
+           "t2": "ghoukasian2025-table2", "va": "ghoukasian2025-va-numbers"}
+
+
+def _fig6_cause(evidence: str) -> Any:
+    from ..verdicts import Cause
+
+    return Cause("unexplained", "LSAC's statements hold; on Adult OPT is less accurate than RR at every "
+                 f"epsilon and less fair from eps = 2 on ({evidence}). Tried: the true and the privatised "
+                 "test "
+                 "attribute (Adult differs by < 0.003); the authors' OPT branch used a different "
+                 "post-processor (constraints across Z, clipped beta, posterior mixing) that we do not have.",
+                 _LABELS["fig6"])
 
 
 def scoreboard() -> pd.DataFrame:
-    """Status of every item of the paper, computed from the committed results (book scoreboard).
+    """Status of every item of the paper by :mod:`ldpfair.verdicts`, from the committed results.
 
-    Lemma 1 and Theorem 2: the numerical checks (computed here, in seconds).
-    Figs. 1-6: the paper's statements about each figure (:func:`lgbm_checks`,
-    :func:`two_step_checks`). Tables I-II: each published mean within our 95%
-    interval widened by :data:`SCOREBOARD_ATOL` points, plus the table's claim.
+    Lemma 1 and Theorem 2 are verified numerically (no published number).
+    Figs. 1-6 have no published numbers: the paper's statements about each are
+    its checks (:func:`lgbm_checks`, :func:`two_step_checks`). Tables I-II: each
+    published number against ours by :func:`ldpfair.verdicts.compare_published`
+    (the paper's 95% half-widths and printed precision, the authors' readings:
+    :func:`~ldpfair.papers.ghoukasian2025_baselines.table1_agreement`,
+    :func:`~ldpfair.papers.ghoukasian2025_baselines.table2_agreement`), plus the
+    table's statement under the same reading.
     """
-    from ..scoreboard import item_status, results_status
+    from ..verdicts import Cause, score_item
     from . import ghoukasian2025_theory as theory
-    from .ghoukasian2025_baselines import table1, table2
+    from .ghoukasian2025_baselines import table1_agreement, table2_agreement
 
     lgbm, fig6, t1_long, t2_long = _committed_all()
     rows = []
     thm2 = theory.theorem2_check(100, n_grid=801, seed=0)
     gap = float(thm2["gap"].abs().max())
-    rows.append({"item": "Theorem 2", "label": "fig-ghoukasian2025-theorem2",
-                 "status": item_status({"closed form = brute force": gap < 1e-6}),
-                 "evidence": f"largest |closed form - brute force| {gap:.1e} on 100 random instances"})
+    below = bool((thm2["ratio_closed"] <= thm2["ratio_rr"] + 1e-12).all())
+    rows.append(score_item("Theorem 2", "fig-ghoukasian2025-theorem2",
+                           verified={"closed form = brute force (1e-6)": gap < 1e-6,
+                                     "closed form <= RR": below},
+                           evidence=f"largest |closed form - brute force| {gap:.1e} on 100 random instances"))
     lem = theory.lemma1_check(1000, seed=1)
-    rows.append({"item": "Lemma 1", "label": "ghoukasian2025-lemma1",
-                 "status": item_status({"GRR never increases Delta'": float(lem["ratio"].max()) <= 1 + 1e-12
-                                        }),
-                 "evidence": f"largest Delta'(GRR)/Delta' {lem['ratio'].max():.6f} on 1000 random instances"})
+    worst = float(lem["ratio"].max())
+    rows.append(score_item("Lemma 1", "ghoukasian2025-lemma1",
+                           verified={"GRR never increases Delta'": worst <= 1 + 1e-12},
+                           evidence=f"largest Delta'(GRR)/Delta' {worst:.6f} on 1000 random instances"))
+    ztable = kary_zeta_table(lgbm, _committed_variants())
     for i, fig in enumerate(LGBM_FIGURES, start=1):
         df = lgbm[fig]
         ev, checks = lgbm_checks(df, fig)
-        rows.append({"item": f"Figure {i}", "label": f"fig-ghoukasian2025-{i}",
-                     "status": results_status(checks, df), "evidence": ev})
+        cov = df.attrs.get("coverage", {})
+        cause = kary_cause(ztable, fig) if fig in ("fig3", "fig4", "fig5") else None
+        rows.append(score_item(f"Figure {i}", f"fig-ghoukasian2025-{i}", trends=checks,
+                               present=cov.get("present"), total=cov.get("total"), cause=cause,
+                               evidence=f"no published numbers; the paper's statements: {ev}"))
     ev, checks = two_step_checks(fig6)
-    rows.append({"item": "Figure 6", "label": "fig-ghoukasian2025-6",
-                 "status": item_status(checks, present=len(fig6)), "evidence": ev})
-    for item, label, long, build, metrics, claim in (
-        ("Table I", "ghoukasian2025-table1", t1_long, table1, ("acc", "Delta_SP", "Delta_MEO"),
-         table1_checks),
-        ("Table II", "ghoukasian2025-table2", t2_long, table2, ("acc", "Delta_EO", "Delta_MEO"),
-         table2_checks),
-    ):
-        if long.empty:
-            rows.append({"item": item, "label": label, "status": item_status({}, present=0),
-                         "evidence": "no committed results"})
-            continue
-        t = build(long)
-        t.columns = [c.replace(" (paper)", "_paper").replace(" (ours)", "_ours").replace(" ±", "_")
-                     for c in t.columns]
-        published = _table_agreement(t, metrics)
-        ev, checks = claim(long)
-        n_ok = sum(published.values())
-        status = item_status({**published, **checks}, present=len(long))
-        rows.append({"item": item, "label": label, "status": status,
-                     "evidence": f"{n_ok}/{len(published)} published means within our 95% interval "
-                                 f"± {SCOREBOARD_ATOL:g} pt; claim checks "
-                                 f"{sum(checks.values())}/{len(checks)}"})
+    cov = fig6.attrs.get("coverage", {})
+    rows.append(score_item("Figure 6", "fig-ghoukasian2025-6", trends=checks, present=cov.get("present"),
+                           total=cov.get("total"), cause=_fig6_cause(ev),
+                           evidence=f"no published numbers; the paper's statements: {ev}"))
+    if t1_long.empty:
+        rows.append(score_item("Table I", "ghoukasian2025-table1", present=0))
+    else:
+        a = table1_agreement(t1_long, "authors")
+        ev, trends = table1_checks(t1_long, "authors")
+        rows.append(score_item(
+            "Table I", "ghoukasian2025-table1", agrees=a["agrees"], trends=trends,
+            present=t1_long.attrs["coverage"].get("present"), total=t1_long.attrs["coverage"].get("total"),
+            cause=Cause("unexplained", f"{int((~a['agrees']).sum())} published numbers outside the interval",
+                        _LABELS["fp"]),
+            evidence=f"{int(a['agrees'].sum())}/{len(a)} published numbers agree (FairProjection at the "
+                     f"authors' tolerances, paper's 95% CIs and printed precision); {ev}"))
+    if t2_long.empty:
+        rows.append(score_item("Table II", "ghoukasian2025-table2", present=0))
+    else:
+        a = table2_agreement(t2_long, "authors", "aod")
+        ev, trends = table2_checks(t2_long, "authors")
+        bad = a[~a["agrees"]]
+        miss = "; ".join(f"{r.dataset} {r.method} {r.metric} {r.ours:.1f} vs {r.paper:.1f}" for r in
+                         bad.itertuples(index=False))
+        rows.append(score_item(
+            "Table II", "ghoukasian2025-table2", agrees=a["agrees"], trends=trends,
+            present=t2_long.attrs["coverage"].get("present"), total=t2_long.attrs["coverage"].get("total"),
+            cause=Cause("data unavailable", f"Outside the interval: {miss}. The authors' Bank file (UCI "
+                        "bank-full, ';'-separated) could not be obtained; ours is a 40,004-row cleaned copy.",
+                        _LABELS["t2"]),
+            evidence=f"{int(a['agrees'].sum())}/{len(a)} published numbers agree (authors' readings: German "
+                     f"over age x sex, Delta_MEO = average odds; paper's 95% CIs and printed precision)"
+                     + (f"; not: {miss}" if miss else "") + f"; {ev}"))
     return pd.DataFrame(rows)
 
 
 def committed_claims() -> list[Claim]:
-    """The chapter's claims on the committed results, as the scoreboard shows them."""
+    """The chapter's claims on the committed results, with the ledger's causes where not reproduced."""
     from . import ghoukasian2025_theory as theory
 
     lgbm, fig6, t1_long, t2_long = _committed_all()
     if not any(len(df) for df in lgbm.values()) and fig6.empty and t1_long.empty and t2_long.empty:
         return []
     return claims(lgbm, fig6, t1_long, t2_long, theorem2=theory.theorem2_check(100, n_grid=801, seed=0),
-                  lemma1=theory.lemma1_check(1000, seed=1))
+                  lemma1=theory.lemma1_check(1000, seed=1), variants=_committed_variants())
 
 
-__all__ += ["SCOREBOARD_ATOL", "scoreboard", "committed_claims"]
+__all__ += ["scoreboard", "committed_claims"]
