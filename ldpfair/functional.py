@@ -69,10 +69,35 @@ __all__ = [
     "FairLR",
     "PFLR",
     "PFLRStar",
+    "REMEDIES",
+    "LAM2_NOISE",
+    "ZHANG_RIDGE_SDS",
+    "STAR_LINEAR_NOISE",
+    "FAIRLR_OBJECTIVES",
+    "remedy_regularization",
+    "lam2_noise_matrix",
 ]
 
 #: Readings of the PFLR degree-1 coefficient rule (Algorithm 1, line 3).
 PFLR_RULES = ("signed", "abs")
+#: Remedies for an indefinite noisy quadratic form: ``"trim"`` (spectral trimming of the eigenvalues
+#: ``<= rtol * max|e|``, plus the given ``regularization``) and ``"zhang"`` (Zhang et al. 2012, Sec. 5:
+#: ridge of four standard deviations of the Laplace noise, then trimming of what stays non-positive).
+REMEDIES = ("trim", "zhang")
+#: Readings of the degree-2 noise: ``"full"`` draws one Laplace variable per ordered pair ``(l, m)``
+#: (``d^2`` variables, as Eq. 7 counts them); ``"upper"`` one per monomial ``w_l w_m`` with ``l <= m``
+#: (``d (d + 1) / 2`` variables, the functional mechanism's own count), split evenly over the two
+#: symmetric entries.
+LAM2_NOISE = ("full", "upper")
+#: Readings of the noise on PFLR*'s degree-1 coefficients (Algorithm 2, line 5): ``"f"`` draws it
+#: with scale ``Delta_f / epsilon_f`` (the algorithm's line 5, the theorem's proof); ``"g"`` with scale
+#: ``Delta_g / epsilon_g`` (the text of Sec. 3.2: "we introduce Laplace noise Lap(mu, Delta_g /
+#: epsilon_g) to the polynomial coefficients").
+STAR_LINEAR_NOISE = ("f", "g")
+#: Objectives of :class:`FairLR`: the exact logistic loss or its second-order Taylor form (Eq. 5).
+FAIRLR_OBJECTIVES = ("exact", "taylor")
+#: Multiple of the noise's standard deviation used as ridge by the ``"zhang"`` remedy.
+ZHANG_RIDGE_SDS = 4.0
 
 
 class UnboundedObjectiveError(RuntimeError):
@@ -261,6 +286,41 @@ def minimize_quadratic(
                              n_negative=int((evals < -thresh).sum()))
 
 
+def remedy_regularization(remedy: str, scale: float, regularization: float = 0.0) -> float:
+    """Ridge added to the noisy quadratic form by a remedy (:data:`REMEDIES`).
+
+    ``"trim"``: the given ``regularization``. ``"zhang"``: ``regularization`` plus
+    :data:`ZHANG_RIDGE_SDS` standard deviations of the Laplace noise of scale
+    ``scale`` (``sqrt(2) * scale`` each), as Zhang et al. (2012, Sec. 5) set their
+    regularisation constant; 0 without noise, so the noiseless limit is unchanged.
+    """
+    check_choice(remedy, REMEDIES, "remedy")
+    reg = _check_nonneg(regularization, "regularization")
+    if remedy == "zhang" and np.isfinite(scale):
+        reg += ZHANG_RIDGE_SDS * np.sqrt(2.0) * scale
+    return reg
+
+
+def lam2_noise_matrix(rng: np.random.Generator, scale: float, d: int, reading: str = "full") -> np.ndarray:
+    """Laplace noise for the ``d x d`` degree-2 coefficient matrix under a reading (:data:`LAM2_NOISE`).
+
+    ``"full"``: ``d^2`` independent ``Lap(scale)`` entries. ``"upper"``: one
+    ``Lap(scale)`` per monomial ``w_l w_m`` (``l <= m``); the coefficient of an
+    off-diagonal monomial is ``2 Lambda_2[l, m]``, so half of its noise goes to each
+    of the two symmetric entries and the matrix stays symmetric.
+    """
+    check_choice(reading, LAM2_NOISE, "lam2_noise")
+    if np.isinf(scale) or scale == 0.0:
+        return np.zeros((d, d))
+    if reading == "full":
+        return rng.laplace(0.0, scale, size=(d, d))
+    iu = np.triu_indices(d)
+    noise = np.zeros((d, d))
+    noise[iu] = rng.laplace(0.0, scale, size=iu[0].size)
+    off = noise - np.diag(np.diag(noise))
+    return np.diag(np.diag(noise)) + (off + off.T) / 2.0
+
+
 # --------------------------------------------------------------------------- estimators
 class _LinearModel:
     """Shared scikit-learn style plumbing: parameters, prediction from ``coef_``."""
@@ -369,20 +429,31 @@ class PrivLR(_LinearModel):
         Public bound ``B`` on ``sum_l x_l``; default the number of features ``d`` (the paper).
     regularization : float
         Ridge added to the noisy quadratic form before spectral trimming.
+    remedy : {"trim", "zhang"}
+        Remedy for an indefinite noisy form (:data:`REMEDIES`); ``"zhang"`` adds a ridge
+        of four noise standard deviations on top of ``regularization``.
+    lam2_noise : {"full", "upper"}
+        Reading of the degree-2 noise (:data:`LAM2_NOISE`).
     random_state : int, SeedSequence or Generator
         Source of the Laplace noise (required).
     """
 
-    _param_names = ("epsilon", "row_sum_bound", "regularization", "random_state")
+    _param_names = ("epsilon", "row_sum_bound", "regularization", "remedy", "lam2_noise", "random_state")
 
     def __init__(self, epsilon: float = 1.0, *, row_sum_bound: float | None = None,
-                 regularization: float = 0.0, random_state: object = None) -> None:
+                 regularization: float = 0.0, remedy: str = "trim", lam2_noise: str = "full",
+                 random_state: object = None) -> None:
         self.epsilon = epsilon
         self.row_sum_bound = row_sum_bound
         self.regularization = regularization
+        self.remedy = remedy
+        self.lam2_noise = lam2_noise
         self.random_state = random_state
 
     def _bound(self, X: np.ndarray) -> float:
+        check_choice(self.remedy, REMEDIES, "remedy")
+        check_choice(self.lam2_noise, LAM2_NOISE, "lam2_noise")
+        _check_nonneg(self.regularization, "regularization")
         if self.row_sum_bound is None:
             return float(X.shape[1])
         b = _check_nonneg(self.row_sum_bound, "row_sum_bound")
@@ -393,12 +464,15 @@ class PrivLR(_LinearModel):
         return b
 
     def _noisy_fit(self, lam1: np.ndarray, lam2: np.ndarray, scale: float,
-                   rng: np.random.Generator, mean1: np.ndarray | None = None) -> None:
+                   rng: np.random.Generator, mean1: np.ndarray | None = None,
+                   scale1: float | None = None) -> None:
         d = lam1.shape[0]
-        lam1 = lam1 + _laplace(rng, scale, d) + (0.0 if mean1 is None else mean1)
-        lam2 = lam2 + _laplace(rng, scale, (d, d))
+        noise1 = _laplace(rng, scale if scale1 is None else scale1, d)
+        lam1 = lam1 + noise1 + (0.0 if mean1 is None else mean1)
+        lam2 = lam2 + lam2_noise_matrix(rng, scale, d, self.lam2_noise)
         self.noise_scale_ = scale
-        self._set_solution(minimize_quadratic(lam1, lam2, regularization=self.regularization))
+        self.regularization_ = remedy_regularization(self.remedy, scale, self.regularization)
+        self._set_solution(minimize_quadratic(lam1, lam2, regularization=self.regularization_))
 
     def fit(self, X: object, y: object, *, sensitive_features: object | None = None) -> PrivLR:
         """Fit with the functional mechanism; ``sensitive_features`` is ignored."""
@@ -429,17 +503,18 @@ class PFLR(PrivLR):
         ``alpha (s_i - s_bar) x_i``, so the coefficients shift by the covariance
         direction ``g_D`` (Sec. 3.2 and PFLR*). ``"abs"``: the literal
         ``alpha |(s_i - s_bar) x_i|``, a shift that is positive for every record.
-    row_sum_bound, regularization, random_state
+    row_sum_bound, regularization, remedy, lam2_noise, random_state
         As in :class:`PrivLR`.
     """
 
-    _param_names = ("epsilon", "alpha", "rule", "row_sum_bound", "regularization", "random_state")
+    _param_names = ("epsilon", "alpha", "rule", "row_sum_bound", "regularization", "remedy", "lam2_noise",
+                    "random_state")
 
     def __init__(self, epsilon: float = 1.0, *, alpha: float = 1.0, rule: str = "signed",
-                 row_sum_bound: float | None = None, regularization: float = 0.0,
-                 random_state: object = None) -> None:
+                 row_sum_bound: float | None = None, regularization: float = 0.0, remedy: str = "trim",
+                 lam2_noise: str = "full", random_state: object = None) -> None:
         super().__init__(epsilon, row_sum_bound=row_sum_bound, regularization=regularization,
-                         random_state=random_state)
+                         remedy=remedy, lam2_noise=lam2_noise, random_state=random_state)
         self.alpha = alpha
         self.rule = rule
 
@@ -476,18 +551,31 @@ class PFLRStar(PrivLR):
         Total budget ``epsilon_f + epsilon_g`` (``inf`` = no noise).
     eps_f_ratio : float
         ``epsilon_f / epsilon`` in (0, 1); the paper's default is 1/2.
-    row_sum_bound, regularization, random_state
+    alpha : float
+        Weight (and sign) of the shift: the mean is ``alpha * mu``, its noise
+        ``Lap(2 |alpha| B / epsilon_g)`` (the sensitivity of ``alpha * mu``). The
+        paper's Algorithm 2 has ``alpha = 1``, the weight of the PFLR penalty.
+    linear_noise : {"f", "g"}
+        Scale of the degree-1 noise (:data:`STAR_LINEAR_NOISE`): ``Delta_f / epsilon_f``
+        (Algorithm 2, line 5) or ``Delta_g / epsilon_g`` (the text of Sec. 3.2). With
+        ``"g"`` the mechanism is not ``epsilon``-DP as Theorem 3.2 states: the degree-1
+        coefficients (sensitivity ``B``) then cost ``epsilon_g / 2`` more, a total
+        of at most ``epsilon_f + 1.5 epsilon_g``.
+    row_sum_bound, regularization, remedy, lam2_noise, random_state
         As in :class:`PrivLR`.
     """
 
-    _param_names = ("epsilon", "eps_f_ratio", "row_sum_bound", "regularization", "random_state")
+    _param_names = ("epsilon", "eps_f_ratio", "alpha", "linear_noise", "row_sum_bound", "regularization",
+                    "remedy", "lam2_noise", "random_state")
 
-    def __init__(self, epsilon: float = 1.0, *, eps_f_ratio: float = 0.5,
-                 row_sum_bound: float | None = None, regularization: float = 0.0,
-                 random_state: object = None) -> None:
+    def __init__(self, epsilon: float = 1.0, *, eps_f_ratio: float = 0.5, alpha: float = 1.0,
+                 linear_noise: str = "f", row_sum_bound: float | None = None, regularization: float = 0.0,
+                 remedy: str = "trim", lam2_noise: str = "full", random_state: object = None) -> None:
         super().__init__(epsilon, row_sum_bound=row_sum_bound, regularization=regularization,
-                         random_state=random_state)
+                         remedy=remedy, lam2_noise=lam2_noise, random_state=random_state)
         self.eps_f_ratio = eps_f_ratio
+        self.alpha = alpha
+        self.linear_noise = linear_noise
 
     def fit(self, X: object, y: object, *, sensitive_features: object | None = None) -> PFLRStar:
         """Fit on ``X``, ``y`` with the protected attribute ``sensitive_features`` (0/1)."""
@@ -500,11 +588,19 @@ class PFLRStar(PrivLR):
         s = _check_binary(sensitive_features, X.shape[0], "sensitive_features")
         lam1, lam2 = taylor_coefficients(X, y)
         bound = self._bound(X)
+        alpha = self.alpha
+        if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not np.isfinite(alpha):
+            raise ValueError(f"alpha must be a finite real number (weight and sign of the shift), "
+                             f"got {alpha!r}")
         eps_f, eps_g = ratio * eps, (1.0 - ratio) * eps
-        self.shift_sensitivity_ = shift_sensitivity(bound)
-        self.mu_ = X.T @ (s - s.mean()) + _laplace(rng, self.shift_sensitivity_ / eps_g, X.shape[1])
+        self.shift_sensitivity_ = abs(float(alpha)) * shift_sensitivity(bound)
+        self.mu_ = alpha * (X.T @ (s - s.mean())) + _laplace(rng, self.shift_sensitivity_ / eps_g, X.shape[1])
+        check_choice(self.linear_noise, STAR_LINEAR_NOISE, "linear_noise")
         self.sensitivity_ = lr_sensitivity(bound)
-        self._noisy_fit(lam1, lam2, self.sensitivity_ / eps_f, rng, mean1=self.mu_)
+        scale1 = None
+        if self.linear_noise == "g":
+            scale1 = shift_sensitivity(bound) / eps_g
+        self._noisy_fit(lam1, lam2, self.sensitivity_ / eps_f, rng, mean1=self.mu_, scale1=scale1)
         return self
 
 
@@ -521,14 +617,20 @@ class FairLR(_LinearModel):
     tau : float
         Covariance threshold (>= 0).
     C : float
-        Inverse L2 penalty (as scikit-learn's ``LogisticRegression``).
+        Inverse L2 penalty (as scikit-learn's ``LogisticRegression``; the exact objective only).
+    objective : {"exact", "taylor"}
+        ``"exact"``: the logistic loss above. ``"taylor"``: its second-order Taylor form
+        (Eq. 5, no penalty), minimised exactly in the orthogonal complement of the
+        covariance direction (``tau = 0`` only): the noiseless limit of the paper's
+        private models under the hard constraint.
     """
 
-    _param_names = ("tau", "C")
+    _param_names = ("tau", "C", "objective")
 
-    def __init__(self, tau: float = 0.0, C: float = 1.0) -> None:
+    def __init__(self, tau: float = 0.0, C: float = 1.0, objective: str = "exact") -> None:
         self.tau = tau
         self.C = C
+        self.objective = objective
 
     def fit(self, X: object, y: object, *, sensitive_features: object | None = None) -> FairLR:
         """Fit on ``X``, ``y`` with the protected attribute ``sensitive_features`` (0/1)."""
@@ -542,6 +644,17 @@ class FairLR(_LinearModel):
             raise ValueError("FairLR.fit needs sensitive_features (the 0/1 protected attribute)")
         s = _check_binary(sensitive_features, X.shape[0], "sensitive_features")
         c = X.T @ (s - s.mean()) / X.shape[0]
+        check_choice(self.objective, FAIRLR_OBJECTIVES, "objective")
+        if self.objective == "taylor":
+            if tau != 0.0:
+                raise ValueError(f"tau must be 0 with objective='taylor' (the hard constraint), got {tau!r}")
+            B = scipy.linalg.null_space(c[None, :]) if np.any(c) else np.eye(X.shape[1])
+            lam1, lam2 = taylor_coefficients(X, y)
+            sol = minimize_quadratic(B.T @ lam1, B.T @ lam2 @ B)
+            self.converged_ = True
+            self.coef_ = B @ sol.w
+            self.covariance_ = float(c @ self.coef_)
+            return self
         sign = 2.0 * y - 1.0
 
         def loss(w: np.ndarray, A: np.ndarray) -> tuple[float, np.ndarray]:

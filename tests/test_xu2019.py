@@ -10,9 +10,14 @@ from ldpfair.papers import xu2019
 
 def test_profiles_declare_every_target() -> None:
     paper = xu2019.PROFILES["paper"]
-    assert set(paper) == {"table1", "table2", "fig1"}
-    assert len(paper["table1"]) == 2 * 2 * len(xu2019.METHODS) * 10
-    assert len(paper["table2"]) == 2 * 2 * len(xu2019.PRIVATE_METHODS) * 4 * 10
+    assert set(paper) == {"table1", "table2", "fig1", "convergence", "readings"}
+    # adopted reading with both encodings, v0 with compact features
+    assert len(paper["table1"]) == 3 * 2 * len(xu2019.METHODS) * 10
+    assert len(paper["table2"]) == 3 * 2 * len(xu2019.PRIVATE_METHODS) * 4 * 10
+    assert {(p["reading"], p["features"]) for p in paper["table2"].param_sets} == {
+        ("paper", "onehot"), ("paper", "compact"), ("v0", "compact")}
+    assert len(paper["readings"]) == len(xu2019.READINGS) * 2 * 3 * 4 * 10
+    assert {p["epsilon"] for p in paper["convergence"].param_sets} == set(xu2019.CONVERGENCE_EPSILONS)
     ratios = sorted({p["eps_f_ratio"] for p in paper["fig1"].param_sets})
     np.testing.assert_allclose(ratios, np.arange(1, 20) * 0.05)
     quick = xu2019.PROFILES["quick"]
@@ -59,6 +64,60 @@ def test_features_and_cell() -> None:
     row = xu2019.fit_evaluate("adult", "compact", "PFLR*", 10.0, 0.5, 0, rng=np.random.default_rng(0))
     again = xu2019.fit_evaluate("adult", "compact", "PFLR*", 10.0, 0.5, 0, rng=np.random.default_rng(0))
     assert row == again and 0.5 < row["accuracy"] < 0.9 and row["d"] == 40
+    # one-hot groups make the noiseless form singular: its smallest eigenvalue is 0 (to rounding)
+    assert abs(row["min_eig_clean"]) < 1e-8 and row["min_eig_noisy"] < 0
+    # the noiseless limit of each reading: PFLR* = the signed-shift Taylor model, whatever the reading
+    lim = {r: xu2019.fit_evaluate("adult", "compact", "PFLR*", float("inf"), 0.5, 0,
+                                  rng=np.random.default_rng(0), reading=r) for r in ("paper", "v0")}
+    assert lim["paper"]["accuracy"] == lim["v0"]["accuracy"] and lim["paper"]["remedy_triggered"] == 0
     assert row["rd"] == pytest.approx(abs(row["pos_rate_s1"] - row["pos_rate_s0"]))
     with pytest.raises(ValueError, match="needs an epsilon"):
         xu2019.fit_evaluate("dutch", "onehot", "PrivLR", None, 0.5, 0, rng=np.random.default_rng(0))
+
+
+def test_published_agreement_uses_the_verdict_rules() -> None:
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for r in xu2019.PAPER_TABLE1.to_dict("records"):
+        for run in range(10):
+            eps = 1.0 if r["method"] in xu2019.PRIVATE_METHODS else None
+            rows.append({"dataset": r["dataset"], "method": r["method"], "epsilon": eps, "run": run,
+                         "features": "compact", "reading": "paper",
+                         "accuracy": r["accuracy"] + rng.normal(0, 1e-3), "rd": r["rd"] + 0.2})
+    t1 = pd.DataFrame(rows)
+    t2 = t1[t1.method.isin(xu2019.PRIVATE_METHODS)].copy()
+    out = xu2019.published_agreement(t1, t2, "compact", "paper")
+    assert len(out) == 20 + 48
+    missing = out[out.n == 0]  # our t2 has only the epsilon = 1 cells; the others count as disagreeing
+    assert len(missing) == 36 and not missing.agrees.any()
+    t1_rows = out[out.table == "Table 1"]
+    assert t1_rows[t1_rows.metric == "accuracy"].agrees.all()
+    assert not t1_rows[t1_rows.metric == "rd"].agrees.any()  # 0.2 off: far outside any interval
+    # the precision slack is half a unit of the fourth decimal, nothing wider
+    assert set(out.precision) == {0.00005}
+
+
+def test_scoreboard_follows_the_committed_results(monkeypatch, tmp_path) -> None:
+    """Computed, not typed: every row by verdicts.score_item; with the results moved away, 'not yet'."""
+    from ldpfair import verdicts
+    from ldpfair.scoreboard import committed
+
+    board = xu2019.scoreboard()
+    assert list(board["item"]) == ["Table 1", "Table 2", "Figure 1"]
+    assert list(board.columns) == list(verdicts.ITEM_COLUMNS)
+    verdicts.check_ledger(board)
+    agree = xu2019.published_agreement(committed("xu2019", "table1"), committed("xu2019", "table2"),
+                                       xu2019.SCOREBOARD_FEATURES, xu2019.SCOREBOARD_READING)
+    for item in ("Table 1", "Table 2"):
+        a = agree[agree.table == item]["agrees"]
+        row = board.set_index("item").loc[item]
+        assert row["numbers"] == len(a) and row["share"] == a.mean()
+        assert row["status"] == verdicts.status(a.tolist())[0]
+    claims = xu2019.committed_claims()
+    assert [c.id for c in claims] == ["C1", "C2", "C3"]
+    assert all((c.cause is None) == (c.verdict == "reproduced") for c in claims)
+    monkeypatch.setenv("LDPFAIR_RESULTS_DIR", str(tmp_path))
+    assert set(xu2019.scoreboard()["status"]) == {"not yet"}
+    assert xu2019.committed_claims() == []

@@ -1,0 +1,182 @@
+"""Tests of the readings of xu2019 (noiseless limits, noise scales, the Zhang et al. remedy)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.linalg
+import scipy.special
+
+from ldpfair.functional import (
+    PFLR,
+    ZHANG_RIDGE_SDS,
+    FairLR,
+    PFLRStar,
+    PrivLR,
+    TaylorLR,
+    fairness_shift,
+    lam2_noise_matrix,
+    lr_sensitivity,
+    minimize_quadratic,
+    remedy_regularization,
+    shift_sensitivity,
+    taylor_coefficients,
+)
+from ldpfair.papers import xu2019
+
+
+def _data(n: int = 800, d: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    s = rng.integers(0, 2, n)
+    X = np.clip(rng.uniform(size=(n, d)) * 0.7 + 0.3 * s[:, None] * rng.uniform(size=(n, d)), 0, 1)
+    w = rng.normal(size=d)
+    y = (rng.uniform(size=n) < scipy.special.expit(3 * (X - 0.5) @ w + s)).astype(int)
+    return X, y, s
+
+
+OPTIONS = [{"remedy": r, "lam2_noise": q} for r in ("trim", "zhang") for q in ("full", "upper")]
+
+
+@pytest.mark.parametrize("opts", OPTIONS)
+def test_noiseless_limits_equal_the_noiseless_models(opts: dict) -> None:
+    X, y, s = _data()
+    lam1, lam2 = taylor_coefficients(X, y)
+    mu = fairness_shift(X, s)
+    absshift = X.T @ np.abs(s - s.mean())
+    ref = TaylorLR().fit(X, y).coef_
+    np.testing.assert_array_equal(PrivLR(np.inf, random_state=0, **opts).fit(X, y).coef_, ref)
+    for alpha in (0.5, 1.0):
+        signed = minimize_quadratic(lam1 + alpha * mu, lam2).w
+        literal = minimize_quadratic(lam1 + alpha * absshift, lam2).w
+        fit = PFLR(np.inf, alpha=alpha, random_state=0, **opts).fit(X, y, sensitive_features=s)
+        np.testing.assert_allclose(fit.coef_, signed, rtol=1e-12, atol=1e-12)
+        fit = PFLR(np.inf, alpha=alpha, rule="abs", random_state=0, **opts).fit(X, y, sensitive_features=s)
+        np.testing.assert_allclose(fit.coef_, literal, rtol=1e-12, atol=1e-12)
+        for lin in ("f", "g"):
+            star = PFLRStar(np.inf, alpha=alpha, linear_noise=lin, random_state=0, **opts)
+            np.testing.assert_allclose(star.fit(X, y, sensitive_features=s).coef_, signed, rtol=1e-12,
+                                       atol=1e-12)
+            assert star.regularization_ == 0.0
+    # the signed shift with alpha = 1 is a *different* model from the plain Taylor LR (not a no-op)
+    assert np.abs(minimize_quadratic(lam1 + mu, lam2).w - ref).max() > 1e-3
+
+
+def test_taylor_fairlr_is_the_constrained_taylor_minimiser() -> None:
+    X, y, s = _data()
+    m = FairLR(objective="taylor").fit(X, y, sensitive_features=s)
+    c = fairness_shift(X, s)
+    assert abs(c @ m.coef_) < 1e-8 * np.abs(c).sum() * np.abs(m.coef_).sum()
+    # KKT: the Taylor gradient lam1 + 2 lam2 w is parallel to the constraint direction
+    lam1, lam2 = taylor_coefficients(X, y)
+    g = lam1 + 2 * lam2 @ m.coef_
+    resid = g - (g @ c) / (c @ c) * c
+    assert np.abs(resid).max() < 1e-6 * np.abs(g).max()
+    # it is the minimiser over the feasible set: random feasible directions do not decrease it
+    B = scipy.linalg.null_space(c[None, :])
+    f = lambda w: lam1 @ w + w @ lam2 @ w  # noqa: E731
+    rng = np.random.default_rng(0)
+    assert all(f(m.coef_ + B @ rng.normal(size=B.shape[1]) * 0.1) >= f(m.coef_) for _ in range(50))
+    with pytest.raises(ValueError, match="tau must be 0"):
+        FairLR(tau=0.1, objective="taylor").fit(X, y, sensitive_features=s)
+    with pytest.raises(ValueError, match="objective"):
+        FairLR(objective="cubic").fit(X, y, sensitive_features=s)
+
+
+def _monomial_coefficients(lam2: np.ndarray) -> np.ndarray:
+    """Coefficients of the monomials w_l w_m, l <= m (off-diagonal: 2 Lambda_lm)."""
+    iu = np.triu_indices(lam2.shape[0])
+    return np.where(iu[0] == iu[1], 1.0, 2.0) * lam2[iu]
+
+
+@pytest.mark.parametrize("d", [2, 4, 8])
+def test_each_reading_has_the_sensitivity_it_claims(d: int) -> None:
+    """Max L1 change of the perturbed coefficients over neighbouring datasets in [0,1]^d."""
+    rng = np.random.default_rng(d)
+    n = 3000
+    X = rng.uniform(size=(n, d))
+    X[: n // 3] = 1.0
+    X[n // 3: 2 * n // 3] = rng.integers(0, 2, size=(n // 3, d))
+    y, s = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    a, b = rng.integers(0, n, 600), rng.integers(0, n, 600)
+    full, upper, lin, shift = [], [], [], []
+    for i, j in zip(a, b, strict=True):
+        li1, li2 = taylor_coefficients(X[[i]], y[[i]])
+        lj1, lj2 = taylor_coefficients(X[[j]], y[[j]])
+        full.append(np.abs(li1 - lj1).sum() + np.abs(li2 - lj2).sum())
+        upper.append(np.abs(li1 - lj1).sum()
+                     + np.abs(_monomial_coefficients(li2) - _monomial_coefficients(lj2)).sum())
+        lin.append(np.abs(li1 - lj1).sum())
+        shift.append(np.abs((s[i] - 0.5) * X[i] - (s[j] - 0.5) * X[j]).sum())
+    # "full" (d^2 ordered pairs) and "upper" (d(d+1)/2 monomials) have the same L1 sensitivity Delta_f
+    assert max(full) <= lr_sensitivity(d) + 1e-9 and max(upper) <= lr_sensitivity(d) + 1e-9
+    np.testing.assert_allclose(full, upper, rtol=1e-12)  # same L1 change pair by pair
+    # the bound is a triangle-inequality bound: x = 1 against x = 0 already attains d/2 + d^2/8 of it
+    assert max(full) >= d / 2 + d**2 / 8 - 1e-9
+    # PFLR*'s degree-1 coefficients alone: sensitivity d, half of Delta_g = 2d (reading "g")
+    assert max(lin) == pytest.approx(d) and max(lin) <= shift_sensitivity(d) / 2 + 1e-9
+    assert max(shift) <= shift_sensitivity(d) + 1e-9
+
+
+def test_noise_scales_of_the_readings() -> None:
+    d, b = 6, 2.5
+    rng = np.random.default_rng(0)
+    draws = np.array([lam2_noise_matrix(rng, b, d, "upper") for _ in range(4000)])
+    assert np.allclose(draws, draws.transpose(0, 2, 1))
+    mono = np.array([_monomial_coefficients(m) for m in draws])  # one Lap(b) per monomial
+    np.testing.assert_allclose(np.abs(mono).mean(axis=0), b, rtol=0.08)
+    full = np.array([lam2_noise_matrix(rng, b, d, "full") for _ in range(4000)])
+    np.testing.assert_allclose(np.abs(full).mean(axis=0), b, rtol=0.1)
+    assert not np.allclose(full, full.transpose(0, 2, 1))
+    # PFLR*: the degree-1 noise scale of each reading (eps = 2, eps_f = eps_g = 1, d = 5)
+    X, y, s = _data()
+    lam1, _ = taylor_coefficients(X, y)
+    mu = fairness_shift(X, s)
+    dev = {"f": [], "g": []}
+    for k in range(3000):
+        for lin in ("f", "g"):
+            m = PFLRStar(2.0, linear_noise=lin, random_state=k).fit(X, y, sensitive_features=s)
+            dev[lin].append(m.mu_ - mu)
+    # the shift's own noise: Lap(2d / eps_g) = Lap(10) in both readings
+    np.testing.assert_allclose(np.abs(np.array(dev["f"])).mean(), shift_sensitivity(5), rtol=0.05)
+    np.testing.assert_allclose(np.abs(np.array(dev["g"])).mean(), shift_sensitivity(5), rtol=0.05)
+    with pytest.raises(ValueError, match="linear_noise"):
+        PFLRStar(1.0, linear_noise="h", random_state=0).fit(X, y, sensitive_features=s)
+
+
+def test_zhang_remedy_is_applied_as_stated() -> None:
+    X, y, s = _data(d=6)
+    scale = lr_sensitivity(6) / 0.5
+    assert remedy_regularization("zhang", scale) == pytest.approx(ZHANG_RIDGE_SDS * np.sqrt(2) * scale)
+    assert ZHANG_RIDGE_SDS == 4.0
+    assert remedy_regularization("trim", scale, 3.0) == 3.0
+    assert remedy_regularization("zhang", np.inf) == 0.0
+    lam1, lam2 = taylor_coefficients(X, y)
+    for k in range(20):
+        m = PrivLR(0.5, remedy="zhang", random_state=k).fit(X, y)
+        assert m.regularization_ == pytest.approx(4 * np.sqrt(2) * scale)
+        # replay the noise: the fitted form is the symmetrised noisy form plus the ridge
+        rng = np.random.default_rng(k)
+        n1 = rng.laplace(0.0, scale, 6)
+        n2 = rng.laplace(0.0, scale, (6, 6))
+        M = (lam2 + n2 + (lam2 + n2).T) / 2 + m.regularization_ * np.eye(6)
+        ev, Q = np.linalg.eigh(M)
+        np.testing.assert_allclose(m.eigenvalues_, ev, rtol=1e-10, atol=1e-8)
+        keep = ev > 1e-10 * np.abs(ev).max()
+        w = -0.5 * Q[:, keep] @ ((Q[:, keep].T @ (lam1 + n1)) / ev[keep])
+        np.testing.assert_allclose(m.coef_, w, rtol=1e-9, atol=1e-12)
+        assert m.remedy_triggered_ == bool((ev < -1e-10 * np.abs(ev).max()).any())
+    with pytest.raises(ValueError, match="remedy"):
+        PrivLR(1.0, remedy="clip", random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="lam2_noise"):
+        PrivLR(1.0, lam2_noise="lower", random_state=0).fit(X, y)
+
+
+def test_readings_are_declared_and_differ_by_one_option() -> None:
+    assert set(xu2019.READINGS["paper"]) == set(xu2019.READING_KEYS)
+    for name, r in xu2019.READINGS.items():
+        if name in ("paper", "v0"):
+            continue
+        base = xu2019.READINGS["v0" if name.startswith("v0") else "paper"]
+        assert sum(r[k] != base[k] for k in xu2019.READING_KEYS) == 1, name
+    with pytest.raises(ValueError, match="reading"):
+        xu2019.make_estimator("PrivLR", 1.0, 0.5, np.random.default_rng(0), reading="nope")
