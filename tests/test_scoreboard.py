@@ -116,22 +116,3 @@ def test_labels_exist_in_the_chapters():
                 assert label[1:] in headings, (p, label)
             else:
                 assert label in targets | names | {p}, (p, label)
-
-
-def test_xu2019_status_follows_the_committed_results(monkeypatch, tmp_path):
-    """Computed, not typed: with the committed results moved away everything is 'not yet'."""
-    from ldpfair.papers import xu2019
-
-    board = xu2019.scoreboard()
-    t1 = sb.committed("xu2019", "table1")
-    t1 = t1[(t1.features == xu2019.SCOREBOARD_FEATURES) & (t1.method != "PFLR-abs")]
-    checks = sb.published_checks(t1, xu2019.PAPER_TABLE1, ["dataset", "method"], ["accuracy", "rd"],
-                                 paper_n=10, atol=xu2019.SCOREBOARD_ATOL)
-    row = board.set_index("item").loc["Table 1"]
-    assert row["status"] == sb.item_status(checks)
-    assert row["evidence"].startswith(f"{sum(checks.values())}/{len(checks)} ")
-    claims = xu2019.committed_claims()
-    assert [c.id for c in claims] == ["C1", "C2", "C3"]
-    monkeypatch.setenv("LDPFAIR_RESULTS_DIR", str(tmp_path))
-    assert set(xu2019.scoreboard()["status"]) == {"not yet"}
-    assert xu2019.committed_claims() == []
