@@ -444,3 +444,32 @@ def cost(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     out = pd.DataFrame(rows, columns=["dataset", "cells", "declared", "core_seconds", "seconds_per_cell"])
     out["core_hours"] = out["core_seconds"] / 3600
     return out
+
+
+# --------------------------------------------------------------------------- scoreboard
+def scoreboard() -> pd.DataFrame:
+    """The chapter's rows of the book's scoreboard: status "new result" (no paper to reproduce).
+
+    Computed from the committed results (never computes): the evidence gives the
+    coverage and, for the generalisation table, on how many datasets each claim holds.
+    """
+    from ..verdicts import ITEM_COLUMNS, NO_CAUSE
+
+    frames = chapter_results("paper")
+    present = sum(int(f.attrs.get("coverage", {}).get("present", len(f))) for f in frames.values())
+    total = sum(int(f.attrs.get("coverage", {}).get("total", 0)) for f in frames.values())
+    frame = combine(frames)
+    status = "new result" if present else "not yet"
+    gen = headline(generalisation(claim_checks(frame))) if present else "no committed results"
+    board = leaderboard(frame) if present else pd.DataFrame()
+    best = (f"best at matched accuracy loss: {board['mechanism'].iloc[0]}" if len(board) else "no results")
+    rows = [
+        {"item": "Benchmark (8 datasets x 9 mechanisms)", "label": "#the-benchmark",
+         "evidence": f"{present} of {total} cells committed"},
+        {"item": "Do the claims generalise?", "label": "#do-the-claims-generalise", "evidence": gen},
+        {"item": "Leaderboard", "label": "#leaderboard", "evidence": best},
+    ]
+    for r in rows:
+        r.update({"status": status, "share": np.nan, "numbers": 0, "cause": NO_CAUSE, "reason": "",
+                  "cause_label": ""})
+    return pd.DataFrame(rows)[list(ITEM_COLUMNS)]

@@ -7,7 +7,8 @@ For each mechanism of the benchmark at domain size ``k`` and budget ``epsilon``:
   ``[f p (1 - p) + (1 - f) q (1 - q)] / (p - q)^2`` (each user's support holds the
   value with probability ``p`` if it is theirs, ``q`` if not, independently across
   users; this equals Wang et al.'s Eq. 2 with ``f``); for a channel ``Q`` with two
-  outputs, ``r (1 - r) / (Q[0, 0] - Q[1, 0])^2`` with ``r = f Q[0, 0] + (1 - f) Q[1, 0]``;
+  outputs the same formula with ``p = Q[0, 0]`` and ``q = Q[1, 0]``. The population is
+  fixed (``f n`` users hold the value), as in the simulation;
 * the same variance measured by simulation (:func:`simulated_variance`);
 * the bits of one report in its usual encoding (:func:`report_bits`);
 * the exact privacy level ``ln max P(z | v) / P(z | v')`` from the exact probabilities;
@@ -62,10 +63,9 @@ def exact_variance(name: str, k: int, epsilon: float, f: float = 0.3) -> float:
     """``n Var`` of the unbiased estimate of value 0's frequency at true frequency ``f``."""
     m = mechanism(name, k, epsilon, f)
     if name == "OPT":
-        Q = m.channel
-        r = f * Q[0, 0] + (1 - f) * Q[1, 0]
-        return float(r * (1 - r) / (Q[0, 0] - Q[1, 0]) ** 2)
-    p, q = m.p, m.q
+        p, q = float(m.channel[0, 0]), float(m.channel[1, 0])
+    else:
+        p, q = m.p, m.q
     return float((f * p * (1 - p) + (1 - f) * q * (1 - q)) / (p - q) ** 2)
 
 
@@ -74,9 +74,10 @@ def simulated_variance(name: str, k: int, epsilon: float, f: float = 0.3, *, n: 
     """``n Var`` of value 0's frequency estimate over ``reps`` independent collections of ``n`` users.
 
     Value 0 is held by ``round(f n)`` users, the others are spread over ``1 .. k-1``.
-    Returns ``(n * sample variance, its standard error)``; the standard error is
-    ``sqrt(2 / (reps - 1))`` times the estimate (normal approximation of the
-    sample variance).
+    Returns ``(n * sample variance, its standard error)``; the standard error of a
+    sample variance is estimated from the sample's fourth central moment
+    (``sqrt((m4 - s^4 (reps - 3) / (reps - 1)) / reps)``), which stays right for the
+    heavy-tailed estimates of large budgets, where the normal approximation does not.
     """
     _check(name, k, f)
     if isinstance(n, bool) or not isinstance(n, int) or n < 10:
@@ -88,8 +89,10 @@ def simulated_variance(name: str, k: int, epsilon: float, f: float = 0.3, *, n: 
     values = np.concatenate([np.zeros(n0, dtype=np.int64), 1 + np.arange(n - n0, dtype=np.int64) % (k - 1)])
     rng = np.random.default_rng(seed_from("synthesis-cards", name, k, float(epsilon), float(f), seed))
     est = np.array([m.estimate(m.perturb(values, rng))[0] for _ in range(reps)])
-    var = float(n * est.var(ddof=1))
-    return var, var * math.sqrt(2 / (reps - 1))
+    s2 = float(est.var(ddof=1))
+    m4 = float(np.mean((est - est.mean()) ** 4))
+    se = math.sqrt(max(m4 - s2**2 * (reps - 3) / (reps - 1), 0.0) / reps)
+    return n * s2, n * se
 
 
 def report_bits(name: str, k: int, epsilon: float) -> int:
