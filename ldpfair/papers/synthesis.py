@@ -300,8 +300,8 @@ def claim_checks(frame: pd.DataFrame) -> pd.DataFrame:
             acc = priv.groupby("mechanism")["acc"].mean().sort_values(ascending=False)
             order = list(acc.index)
             ok = None
-            if len(order) > 3:
-                ok = order[-1] == "BLH" and all(p in order[:3] for p in ("GRR", "SS") if p in order)
+            if len(order) > 3 and {"BLH", "GRR", "SS"} <= set(order):
+                ok = order[-1] == "BLH" and "GRR" in order[:3] and "SS" in order[:3]
             add("RQ3", ds, ok, float(order.index("BLH") + 1) if "BLH" in order else np.nan,
                 _rank_text(order, ("BLH", "GRR", "SS")))
         grr = md[md["mechanism"] == "GRR"].set_index("epsilon")
