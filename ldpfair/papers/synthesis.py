@@ -324,7 +324,7 @@ def claim_checks(frame: pd.DataFrame) -> pd.DataFrame:
             gap = max(abs(float(opt.at[e, "acc"] - o.at[e, "acc"])) for e in eps)
             add(f"V-A vs {other}", ds, sp == len(large) and eo == len(large) and gap <= 0.01,
                 float(sp + eo) / (2 * len(large)), f"SP {sp}/{len(large)}, EO {eo}/{len(large)}, "
-                f"Δacc ≤ {100 * gap:.1f} pt")
+                f"Δacc ≤ {100 * gap:.2f} pt")
     return pd.DataFrame(rows, columns=["claim", "paper", "dataset", "holds", "value", "text"])
 
 
