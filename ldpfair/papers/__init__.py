@@ -29,7 +29,7 @@ import pandas as pd
 __all__ = ["PAPERS", "module", "declared", "results", "status", "verify"]
 
 #: The five papers of the book, in the order of the book.
-PAPERS: tuple[str, ...] = ("arcolezi2023", "makhlouf2024", "ghoukasian2025", "hamman2023", "xu2019")
+PAPERS: tuple[str, ...] = ("arcolezi2023", "makhlouf2024", "ghoukasian2025", "hamman2023", "xu2019", "synthesis")  # noqa: E501
 
 
 def module(paper: str) -> ModuleType | None:
