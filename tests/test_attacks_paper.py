@@ -10,7 +10,7 @@ from ldpfair.papers import hamman2023 as hm
 
 
 def test_profiles_declare_every_figure_and_table():
-    names = {"accuracy", "fig1", "table1", "fig2", "table2", "table3", "fig4", "table4"}
+    names = {"accuracy", "fig1", "table1", "fig2", "table2", "table3", "fig4", "table4", "table1_reading"}
     for profile in ("quick", "paper"):
         assert set(hm.PROFILES[profile]) == names
         assert all(isinstance(s, Sweep) for s in hm.PROFILES[profile].values())
@@ -35,3 +35,16 @@ def test_synthetic_trial_is_deterministic_and_noiseless_recovery_is_exact():
     assert r1["leakage"] == 100.0 and r1["recovered"] == 400 and r1["avg_sp_err"] == 0.0
     noisy = hm.synthetic_trial(400, 8, 80, 10.0, "laplace", np.random.default_rng(3))
     assert noisy["avg_sp_err"] > 0 and noisy["leakage"] < 100.0
+
+
+def test_adult_reading_trial_changes_only_the_noise_scale():
+    base = hm.adult_trial(100, 25, 10.0, "conceal", 0, np.random.default_rng(5))
+    same = hm.adult_reading_trial(100, 25, 10.0, "conceal", 0, "theorem5", np.random.default_rng(5))
+    assert same["avg_sp_err"] == pytest.approx(base["avg_sp_err"]) and same["leakage"] == base["leakage"]
+    small = hm.adult_reading_trial(100, 25, 10.0, "conceal", 0, "per_query_no_factor6",
+                                   np.random.default_rng(5))
+    assert small["N0"] == base["N0"]
+    scale = hm.attacks.noise_scale(base["N1"], base["N0"], 25, 10.0, "conceal", "per_query_no_factor6")[0]
+    ratio = scale / hm.attacks.noise_scale(base["N1"], base["N0"], 25, 10.0)[0]
+    assert small["avg_sp_err"] == pytest.approx(ratio * base["avg_sp_err"])
+    assert small["rms_sp_err"] >= small["avg_sp_err"]

@@ -14,12 +14,14 @@
 
 from .conceal import (
     MECHANISMS,
+    NOISE_READINGS,
     answer_queries,
     attribute_conceal,
     global_sensitivity_abs_sp,
     global_sensitivity_sp,
     laplace_mechanism,
     local_sensitivity_sp,
+    noise_scale,
     smooth_laplace_mechanism,
     smooth_sensitivity_abs_sp,
     smooth_sensitivity_sp,
@@ -43,6 +45,7 @@ from .reveal import (
 
 __all__ = [
     "MECHANISMS",
+    "NOISE_READINGS",
     "RevealResult",
     "absolute_sp_partition",
     "answer_queries",
@@ -57,6 +60,7 @@ __all__ = [
     "laplace_mechanism",
     "leakage",
     "local_sensitivity_sp",
+    "noise_scale",
     "perturbed_models",
     "query_weights",
     "random_binary_models",

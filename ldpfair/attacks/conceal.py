@@ -27,6 +27,28 @@ mechanism              noise                            guarantee
 ``"laplace"``          Lap(Delta_SP / eps)               eps-DP (Theorem 4)
 ``"none"``             none (eps = inf)                  none
 =====================  ===============================  ==============================
+
+Readings of the noise scale (``noise_reading``, :data:`NOISE_READINGS`): the
+default ``"theorem5"`` is the mechanisms as the theorems state them (the budget
+``eps`` covers all ``m`` answers). The other readings are the candidate
+interpretations examined in the hamman2023 chapter, each one parameter value of
+:func:`noise_scale`:
+
+==============================  ================================================  ============
+reading                         Attribute-Conceal scale (Laplace baseline)        guarantee
+==============================  ================================================  ============
+``"theorem5"``                  ``6 S_m(eps/6m) / eps`` (``Delta_m / eps``)        eps-DP
+``"per_query"``                 ``6 S_1(eps/6) / eps`` (``Delta_1 / eps``)          m eps-DP
+``"beta_eps6"``                 ``6 S_m(eps/6) / eps`` (``Delta_m / eps``)          none proven
+``"no_factor6"``                ``S_m(eps/6m) / eps`` (``Delta_m / eps``)           none proven
+``"per_query_no_factor6"``      ``S_1(eps/6) / eps`` (``Delta_1 / eps``)            none proven
+``"smooth_laplace"``            Laplace ``2 S_m(b6) / eps`` (``Delta_m / eps``)     (eps, delta)-DP
+``"smooth_laplace_per_query"``  Laplace ``2 S_1(b6') / eps`` (``Delta_1 / eps``)    (m eps, m delta)
+==============================  ================================================  ============
+
+``S_k(beta)`` is the beta-smooth sensitivity of ``k`` SP answers, ``Delta_k = k/2 +
+k/(n-1)`` the global one, ``b6 = eps / (4(m + ln(2/delta)))`` and ``b6'`` the same
+with ``m = 1``.
 """
 
 from __future__ import annotations
@@ -40,6 +62,8 @@ from .._validation import check_choice, check_epsilon, check_probability, check_
 
 __all__ = [
     "MECHANISMS",
+    "NOISE_READINGS",
+    "noise_scale",
     "global_sensitivity_sp",
     "global_sensitivity_abs_sp",
     "local_sensitivity_sp",
@@ -53,6 +77,9 @@ __all__ = [
 
 #: Mechanisms of :func:`answer_queries`.
 MECHANISMS: tuple[str, ...] = ("conceal", "smooth_laplace", "laplace", "none")
+#: Readings of the noise scale of :func:`noise_scale` (``"theorem5"``: as the theorems state it).
+NOISE_READINGS: tuple[str, ...] = ("theorem5", "per_query", "beta_eps6", "no_factor6", "per_query_no_factor6",
+                                   "smooth_laplace", "smooth_laplace_per_query")
 
 
 def _int(value: object, name: str, minimum: int) -> int:
@@ -223,17 +250,71 @@ def laplace_mechanism(sp: object, n: int, epsilon: float, rng: object) -> np.nda
     return arr + gen.laplace(0.0, scale, arr.shape[0])
 
 
+def noise_scale(n1: int, n0: int, m: int, epsilon: float, mechanism: str = "conceal",
+                reading: str = "theorem5", *, delta: float = 1e-5) -> tuple[float, str]:
+    """Per-answer noise scale and distribution of a mechanism under one reading of the paper.
+
+    Parameters
+    ----------
+    n1, n0 : int
+        Group sizes of the test set.
+    m : int
+        Number of queries answered together.
+    epsilon : float
+        Privacy budget, > 0 and finite.
+    mechanism : {"conceal", "smooth_laplace", "laplace"}
+        ``"conceal"`` under ``reading``; ``"smooth_laplace"`` is Theorem 6 whatever the
+        reading's noise family (``reading`` then only says whether the budget is per query);
+        ``"laplace"`` is Theorem 4's baseline (``Delta_m / eps``, or ``Delta_1 / eps`` under
+        the per-query readings).
+    reading : str
+        One of :data:`NOISE_READINGS` (table in the module docstring).
+    delta : float
+        delta of the smooth-Laplace readings.
+
+    Returns
+    -------
+    (float, str)
+        The scale ``b`` (answer = SP + b Z) and the family of ``Z`` (``"cauchy"`` or ``"laplace"``).
+    """
+    check_choice(mechanism, ["conceal", "smooth_laplace", "laplace"], "mechanism")
+    check_choice(reading, list(NOISE_READINGS), "noise_reading")
+    n1, n0 = _groups(n1, n0)
+    m = _int(m, "m", 1)
+    eps = check_epsilon(epsilon)
+    per_query = reading.startswith("per_query") or reading == "smooth_laplace_per_query"
+    k = 1 if per_query else m
+    if mechanism == "laplace":
+        return global_sensitivity_sp(n1 + n0, k) / eps, "laplace"
+    if mechanism == "smooth_laplace" or reading.startswith("smooth_laplace"):
+        delta = check_probability(delta, "delta", open_interval=True)
+        s = smooth_sensitivity_sp(n1, n0, k, eps / (4.0 * (k + math.log(2.0 / delta))))
+        return 2.0 * s / eps, "laplace"
+    beta = eps / 6.0 if reading in ("per_query", "beta_eps6", "per_query_no_factor6") else eps / (6.0 * m)
+    s = smooth_sensitivity_sp(n1, n0, k, beta)
+    factor = 1.0 if reading.endswith("no_factor6") else 6.0
+    return factor * s / eps, "cauchy"
+
+
 def answer_queries(sp: object, n1: int, n0: int, epsilon: float, mechanism: str, rng: object,
-                   *, delta: float = 1e-5) -> np.ndarray:
+                   *, delta: float = 1e-5, noise_reading: str = "theorem5") -> np.ndarray:
     """Answer SP queries with one of :data:`MECHANISMS`.
 
     ``epsilon = inf`` (or ``mechanism = "none"``) returns the exact answers.
+    ``noise_reading`` (:data:`NOISE_READINGS`) selects a reading of the noise scale
+    (:func:`noise_scale`); the default ``"theorem5"`` is the mechanisms as stated.
     """
     check_choice(mechanism, list(MECHANISMS), "mechanism")
+    check_choice(noise_reading, list(NOISE_READINGS), "noise_reading")
     eps = check_epsilon(epsilon, allow_inf=True)
     arr = _answers(sp)
     if mechanism == "none" or math.isinf(eps):
         return arr.copy()
+    if noise_reading != "theorem5":
+        scale, family = noise_scale(n1, n0, arr.shape[0], eps, mechanism, noise_reading, delta=delta)
+        gen = check_rng(rng)
+        z = gen.standard_cauchy(arr.shape[0]) if family == "cauchy" else gen.laplace(0.0, 1.0, arr.shape[0])
+        return arr + scale * z
     if mechanism == "conceal":
         return attribute_conceal(arr, n1, n0, eps, rng)
     if mechanism == "smooth_laplace":

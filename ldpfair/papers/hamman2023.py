@@ -36,6 +36,7 @@ import pandas as pd
 from .. import attacks
 from ..experiments import Sweep, run, save_results
 from ..reporting import Claim
+from ..verdicts import Cause
 
 __all__ = [
     "PROFILES",
@@ -60,6 +61,9 @@ INF = math.inf
 WIDTH = 0.1
 #: Share of the data held out for the test draws (the paper does not give its split).
 TEST_SIZE = 0.3
+#: Readings of the noise scale run as variants of Table 1 (the two closest to the published errors;
+#: see :mod:`ldpfair.papers.hamman2023_forensics`).
+READING_VARIANTS: tuple[str, ...] = ("per_query_no_factor6", "per_query")
 
 
 # --------------------------------------------------------------------------- base models
@@ -114,16 +118,16 @@ def m_rule(n: int, n0: int, c: float = 2.0) -> int:
 
 # --------------------------------------------------------------------------- trials
 def _attack(H: np.ndarray, a: np.ndarray, epsilon: float, mechanism: str,  # noqa: N803
-            rng: np.random.Generator) -> dict[str, Any]:
+            rng: np.random.Generator, noise_reading: str = "theorem5") -> dict[str, Any]:
     n1, n0 = attacks.group_sizes(a)
     sp = attacks.sp_queries(H, a)
-    answered = attacks.answer_queries(sp, n1, n0, epsilon, mechanism, rng)
+    answered = attacks.answer_queries(sp, n1, n0, epsilon, mechanism, rng, noise_reading=noise_reading)
     res = attacks.reveal_compressed(H, answered, n1, n0)
     na, nb = attacks.recovered(a, res.a_hat)
     err = np.abs(answered - sp)
     return {"N1": n1, "N0": n0, "avg_sp_err": float(np.mean(err)), "median_sp_err": float(np.median(err)),
-            "leakage": attacks.leakage(a, res.a_hat), "recovered": na + nb,
-            "recovered_adv": na, "recovered_dis": nb}
+            "rms_sp_err": float(np.sqrt(np.mean(err ** 2))), "leakage": attacks.leakage(a, res.a_hat),
+            "recovered": na + nb, "recovered_adv": na, "recovered_dis": nb}
 
 
 def adult_trial(n: int, m: int, epsilon: float, mechanism: str, model_seed: int,
@@ -140,6 +144,22 @@ def adult_trial(n: int, m: int, epsilon: float, mechanism: str, model_seed: int,
     out = _attack(H, a, epsilon, mechanism, rng)
     out.update(models_accuracy=float(100 * acc.mean()), base_accuracy=100 * base["accuracy"])
     return out
+
+
+def adult_reading_trial(n: int, m: int, epsilon: float, mechanism: str, model_seed: int, noise_reading: str,
+                        rng: np.random.Generator) -> dict[str, Any]:
+    """:func:`adult_trial` with the noise scale under another reading (:func:`ldpfair.attacks.noise_scale`).
+
+    Also returns ``rms_sp_err``, the root-mean-square error of the run's answers.
+    """
+    base = base_model("adult", model_seed)
+    while True:
+        rows = rng.choice(base["a"].shape[0], size=n, replace=False)
+        a = base["a"][rows]
+        if 0 < a.sum() < n:
+            break
+    H = attacks.perturbed_models(base["proba"][rows], m, rng, width=WIDTH)  # noqa: N806
+    return _attack(H, a, epsilon, mechanism, rng, noise_reading=noise_reading)
 
 
 def synthetic_trial(n: int, n0: int, m: int, epsilon: float, mechanism: str,
@@ -211,6 +231,10 @@ def build(profile: str = "paper") -> dict[str, Sweep]:
     if quick:
         t4 = t4[:3]
     acc = _product(dataset=["adult", "german"], m=[40], model_seed=[0])
+    t1r = [{**p, "model_seed": 0}
+           for nm in ([(100, 25)] if quick else [(100, 25), (100, 40), (1000, 300), (1000, 400)])
+           for p in _product(n=[nm[0]], m=[nm[1]], epsilon=eps_t1[:3], mechanism=["conceal", "laplace"],
+                             noise_reading=list(READING_VARIANTS))]
     return {
         "accuracy": Sweep(model_accuracy, acc, seeds=1, name="accuracy"),
         "fig1": Sweep(adult_trial, f1, seeds=2 if quick else 10, name="fig1"),
@@ -220,6 +244,7 @@ def build(profile: str = "paper") -> dict[str, Sweep]:
         "table3": Sweep(synthetic_trial, t3, seeds=1 if quick else 10, name="table3"),
         "fig4": Sweep(german_trial, f4, seeds=1 if quick else 3, name="fig4"),
         "table4": Sweep(german_trial, t4, seeds=1 if quick else 5, name="table4"),
+        "table1_reading": Sweep(adult_reading_trial, t1r, seeds=2 if quick else 10, name="table1_reading"),
     }
 
 
@@ -383,11 +408,18 @@ def claims(res: Mapping[str, pd.DataFrame]) -> list[Claim]:
                   bool(m_full is not None and m_full <= bound)}
     if (1000, 400) in full.index:
         checks["Table 1: Adult n=1000, m=400 noiseless leakage 100%"] = bool(full[(1000, 400)] >= 99.99)
+    cause2 = None
+    if not all(checks.values()):
+        failed = ", ".join(k for k, v in checks.items() if not v)
+        cause2 = Cause("unexplained", f"Failed: {failed} (ours "
+                       + ", ".join(f"n={n}, m={m}: {v:.1f}%" for (n, m), v in full.items())
+                       + "). The authors' base model, split and test draws are not published; the "
+                       "perturbed Adult models were not investigated further.", "#table-1")
     out.append(Claim("O(N0 log(n/N0)) queries", "Compressed sensing reconstructs every attribute from "
                      "m = O(N0 log(n/N0)) queries.",
                      "Noiseless leakage (mean over runs): "
                      + ", ".join(f"n={n}, m={m}: {v:.1f}%" for (n, m), v in full.items())
-                     + f"; Fig. 1a: first m with 100% mean leakage at n = 100: {m_full}.", checks))
+                     + f"; Fig. 1a: first m with 100% mean leakage at n = 100: {m_full}.", checks, cause2))
     del f2
     # C3: conceal far lower error than Laplace at similar leakage
     finite = t1[np.isfinite(t1["epsilon"])]
@@ -396,10 +428,25 @@ def claims(res: Mapping[str, pd.DataFrame]) -> list[Claim]:
     dleak = (g[("leakage", "conceal")] - g[("leakage", "laplace")]).abs()
     checks3 = {"conceal error lower in every cell": bool((ratio > 1).all()),
                "leakage within 10 points of Laplace in every cell": bool((dleak <= 10).all())}
+    sizes = finite.groupby(["n", "m", "epsilon"])[["N1", "N0"]].mean().round().astype(int)
+    larger = {r: sum(attacks.noise_scale(n1, n0, m, e, "conceal", r)[0]
+                     > attacks.noise_scale(n1, n0, m, e, "laplace", r)[0]
+                     for (n, m, e), (n1, n0) in sizes.iterrows())
+              for r in ("theorem5", "per_query_no_factor6")}
+    cause3 = None
+    if not all(checks3.values()):
+        cause3 = Cause("paper error", "By the paper's own Theorems 4-5 the Cauchy scale 6S/eps exceeds "
+                       f"the Laplace scale Delta/eps in {larger['theorem5']} of {len(sizes)} Table 1 cells "
+                       "(N0 of about 10 at n = 100; 6 exp(-(N0-2) eps/6m) > 1 at eps = 5, 10), and a Cauchy "
+                       "average has no expectation. Only under the reading closest to the published errors "
+                       "(per query, no factor 6), which is not epsilon-DP, is it smaller in "
+                       f"{len(sizes) - larger['per_query_no_factor6']} of {len(sizes)}.", ERRORS_LABEL)
     out.append(Claim("conceal vs Laplace", "Attribute-Conceal has far lower query error than the Laplace "
                      "mechanism at similar leakage (Table 1).",
                      f"Laplace/Conceal error ratio {ratio.min():.1f}-{ratio.max():.1f} over "
-                     f"{len(ratio)} cells; |leakage difference| up to {dleak.max():.1f} points.", checks3))
+                     f"{len(ratio)} cells; |leakage difference| up to {dleak.max():.1f} points; Cauchy scale "
+                     f"above the Laplace scale in {larger['theorem5']} of {len(sizes)} cells.", checks3,
+                     cause3))
     return out
 
 
@@ -432,85 +479,199 @@ def committed_claims() -> list[Claim]:
 
 
 # --------------------------------------------------------------------------- scoreboard
-#: Tolerances when comparing with the published tables: leakage in points (of %),
-#: recovered attributes in people, errors in units of 1e-3.
-SCOREBOARD_ATOL = {"leakage": 5.0, "recovered": 25.0, "avg_sp_err_e3": 0.5}
+#: Printed decimals of the published numbers (x 1e-3 for errors), by table, metric and exception cells.
+_DECIMALS: dict[str, dict[str, int]] = {
+    "Table 1": {"avg_sp_err_e3": 1, "leakage": 0}, "Table 2": {"avg_sp_err_e3": 1, "leakage": 0},
+    "Table 3": {"avg_sp_err_e3": 1, "leakage": 0}, "Table 4": {"avg_sp_err_e3": 1, "recovered": 0},
+}
+#: Published errors printed with other decimals than their table's: (table, value x 1e-3) -> decimals.
+_DECIMAL_EXCEPTIONS: dict[tuple[str, float], int] = {
+    ("Table 1", 0.05): 2, ("Table 1", 0.0): 0, ("Table 3", 929.0): 0, ("Table 3", 838.0): 0,
+    ("Table 3", 83.0): 0, ("Table 3", 31.0): 0,
+}
+#: Where the chapter shows the forensic evidence on the query errors.
+ERRORS_LABEL = "hamman2023-errors"
 
 
-def scoreboard() -> pd.DataFrame:
-    """Status of Figs. 1-4 and Tables 1-4, computed from the committed results (book scoreboard).
+def _compare_table(item: str, frame: pd.DataFrame, pub: pd.DataFrame, by: list[str],
+                   metrics: list[str]) -> pd.DataFrame:
+    """:func:`ldpfair.verdicts.compare_published` with each number's printed decimals."""
+    from .. import verdicts
 
-    Tables: one check per published cell and metric, which agrees when the
-    published mean lies within our 95% interval widened by :data:`SCOREBOARD_ATOL`.
-    Figures (no published values beyond a few quoted numbers): the behaviour the
-    paper shows -- exact noiseless recovery (Figs. 1, 3, 4) and, with
-    Attribute-Conceal, error falling with epsilon while leakage stays far from
-    full recovery (Figs. 1, 2, 4).
-    """
-    from scipy import stats
+    parts = []
+    for metric in metrics:
+        dec = _DECIMALS[item][metric]
+        if metric == "avg_sp_err_e3":
+            key = [_DECIMAL_EXCEPTIONS.get((item, float(v)), dec) for v in pub[metric]]
+            for d, sub in pub.groupby(key):
+                parts.append(verdicts.compare_published(frame, sub, by, [metric], decimals=int(d)))
+        else:
+            parts.append(verdicts.compare_published(frame, pub, by, [metric], decimals=dec))
+    return pd.concat(parts, ignore_index=True)
 
-    from ..scoreboard import item_status, published_checks, results_status
 
-    res = results("paper")
-    rows = []
-
-    for item, name, pub, by, metrics in (
+def published_comparison(res: Mapping[str, pd.DataFrame] | None = None) -> dict[str, pd.DataFrame]:
+    """Every published number of Tables 1-4 against our committed runs (one row per number)."""
+    res = results("paper") if res is None else res
+    return {item: _compare_table(item, res[name], pub, by, metrics) for item, name, pub, by, metrics in (
         ("Table 1", "table1", PAPER_TABLE1, ["n", "m", "epsilon", "mechanism"], ["avg_sp_err_e3", "leakage"]),
         ("Table 2", "table2", PAPER_TABLE2, ["n", "n0", "m"], ["avg_sp_err_e3", "leakage"]),
         ("Table 3", "table3", PAPER_TABLE3, ["n", "n0", "epsilon"], ["avg_sp_err_e3", "leakage"]),
-        ("Table 4", "table4", PAPER_TABLE4, ["m", "epsilon"], ["avg_sp_err_e3", "recovered"]),
-    ):
-        frame = res[name]
-        checks: dict[str, bool] = {}
-        for metric in metrics:
-            checks.update(published_checks(frame, pub, by, [metric], atol=SCOREBOARD_ATOL[metric]))
-        per_metric = {m: sum(v for k, v in checks.items() if k.endswith(m)) for m in metrics}
-        n_cells = len(pub)
-        evidence = "; ".join(f"{m}: {per_metric[m]}/{n_cells} published cells agree" for m in metrics)
-        rows.append({"item": item, "label": f"#{item.lower().replace(' ', '-')}",
-                     "status": results_status(checks, res[name]),
-                     "evidence": f"{evidence} (95% interval widened by "
-                                 f"{', '.join(str(SCOREBOARD_ATOL[m]) for m in metrics)})"})
+        ("Table 4", "table4", PAPER_TABLE4, ["m", "epsilon"], ["avg_sp_err_e3", "recovered"]))}
+
+
+def quoted_errors(res: Mapping[str, pd.DataFrame] | None = None, runs: int = 10) -> pd.DataFrame:
+    """The average errors the paper quotes for Figs. 1b, 3 and 4b against ours.
+
+    Fig. 1b (Adult, n = 100, m = 40, eps = 100) and Fig. 4b (German, m = 800,
+    eps = 1000) against our committed runs of those settings; Fig. 3 (synthetic,
+    N1 = 990, N0 = 10, m = 60, eps = 100: no committed sweep) against ``runs`` runs of the
+    Attribute-Conceal noise drawn with seed 2023 (the error does not depend on the models).
+    Values are in units of 1e-4 (Figs. 1b, 4b) or 1 (Fig. 3), with the quoted decimals.
+    """
+    from .. import verdicts
+
+    res = results("paper") if res is None else res
+    f1 = res["fig1"]
+    f1 = f1[(f1["m"] == 40) & (f1["epsilon"] == 100.0)]["avg_sp_err"] * 1e4
+    f4 = res["fig4"]
+    f4 = f4[(f4["m"] == 800) & (f4["epsilon"] == 1000.0)]["avg_sp_err"] * 1e4
+    rng = np.random.default_rng(np.random.SeedSequence([2023, 3]))
+    scale, _ = attacks.noise_scale(990, 10, 60, 100.0, "conceal")
+    f3 = (scale * np.abs(rng.standard_cauchy((runs, 60)))).mean(axis=1)
+    rows = []
+    quoted = (("Figure 1", f1, PAPER_NUMBERS["fig1b_avg_sp_err"] * 1e4, 2, "1e-4"),
+              ("Figure 3", f3, PAPER_NUMBERS["fig3_avg_sp_err"], 4, "1"),
+              ("Figure 4", f4, PAPER_NUMBERS["fig4b_avg_sp_err"] * 1e4, 2, "1e-4"))
+    for item, ours, paper, dec, unit in quoted:
+        rows.append({"item": item, "unit": unit, **verdicts.compare_welch(ours, paper, decimals=dec)})
+    return pd.DataFrame(rows)
+
+
+def forensic_summary() -> dict[str, Any]:
+    """Headline numbers of the committed forensic summaries (:mod:`.hamman2023_forensics`)."""
+    from . import hamman2023_forensics as fx
+
+    tab = fx.load("forensics_readings")
+    imp = fx.load("forensics_implied")
+    reading, statistic, share = fx.best_reading(tab)
+    top = tab[(tab["reading"] == reading) & (tab["statistic"] == statistic)].iloc[0]
+    t5 = tab[(tab["reading"] == "theorem5")]
+    return {"reading": reading, "statistic": statistic, "share": share, "best": int(top["total"]),
+            "cells": int(top["cells"]), "theorem5_best": int(t5["total"].max()),
+            "not_dp": int((~imp["dp"].astype(bool)).sum()),
+            "below_theorem": int((imp["factor"] > 1).sum()), "implied_cells": len(imp)}
+
+
+def _error_cause(item: str, cmp: pd.DataFrame, fs: Mapping[str, Any]) -> Any:
+    """The ledger entry of a table whose errors (and other metrics) disagree with the paper."""
+    from .. import verdicts
+
+    err = cmp[cmp["metric"] == "avg_sp_err_e3"]
+    other = cmp[cmp["metric"] != "avg_sp_err_e3"]
+    fin = err[(err["ours"] > 0) & (err["paper"] > 0)]
+    ratio = fin["ours"] / fin["paper"]
+    text = (f"{item}: {int(err['agrees'].sum())} of {len(err)} published errors agree; ours are "
+            f"{ratio.min():.0f} to {ratio.max():.0f} times the paper's. No reading of Theorems 4-6 with any "
+            f"statistic of the errors reproduces the 64 published error cells (best {fs['best']} of "
+            f"{fs['cells']}, {fs['reading']} with the {fs['statistic']}; Theorem 5 at most "
+            f"{fs['theorem5_best']}); read as medians, {fs['below_theorem']} of {fs['implied_cells']} "
+            f"imply less noise than Theorems 4-5 and {fs['not_dp']} noise that is not epsilon-DP on an "
+            f"explicit pair of neighbouring test sets. {metric_sentence(other)}")
+    return verdicts.Cause("paper error", text, ERRORS_LABEL)
+
+
+def metric_sentence(other: pd.DataFrame) -> str:
+    """One sentence on the non-error metrics of a table (leakage or recovered)."""
+    if not len(other):
+        return ""
+    m = other["metric"].iloc[0]
+    return (f"The {m}: {int(other['agrees'].sum())} of {len(other)} agree; it was produced with noise "
+            "that cannot be reconstructed, so it is not explained separately.")
+
+
+def scoreboard() -> pd.DataFrame:
+    """Status of Figs. 1-4 and Tables 1-4 by :mod:`ldpfair.verdicts`, from the committed results.
+
+    Tables: every published number against our runs (:func:`published_comparison`,
+    printed precision the only slack). Figures: the error the paper quotes
+    (:func:`quoted_errors`) and the behaviour the paper shows (trends): exact
+    noiseless recovery, and with Attribute-Conceal error falling with epsilon while
+    leakage stays far from full recovery.
+    """
+    from scipy import stats
+
+    from .. import verdicts
+
+    res = results("paper")
+    cmp = published_comparison(res)
+    quoted = quoted_errors(res).set_index("item")
+    fs = forensic_summary()
+    rows = []
+
+    def cov(name: str) -> dict[str, int]:
+        c = res[name].attrs["coverage"]
+        return {"present": int(c["present"]), "total": int(c["total"])}
+
+    for item, name in (("Table 1", "table1"), ("Table 2", "table2"), ("Table 3", "table3"),
+                       ("Table 4", "table4")):
+        c = cmp[item]
+        ev = "; ".join(f"{m}: {int(g['agrees'].sum())}/{len(g)} published numbers agree"
+                       for m, g in c.groupby("metric", sort=False))
+        rows.append(verdicts.score_item(item, f"#{item.lower().replace(' ', '-')}", agrees=c["agrees"],
+                                        cause=_error_cause(item, c, fs), evidence=ev, **cov(name)))
+
+    def quoted_row(item: str) -> tuple[bool, str]:
+        q = quoted.loc[item]
+        return bool(q["agrees"]), (f"quoted average error {q['paper']:.4g} (x {q['unit']}), ours "
+                                   f"{q['ours']:.4g} ± {q['halfwidth']:.3g}")
+
+    def figure_cause(item: str, text: str) -> Any:
+        return verdicts.Cause("paper error", text, ERRORS_LABEL)
 
     f1 = res["fig1"]
-    checks, ev = {}, "no committed results"
-    if len(f1):
-        clean = f1[~np.isfinite(f1["epsilon"])].groupby("m")["leakage"].mean()
-        noisy = f1[np.isfinite(f1["epsilon"])]
-        checks = {"noiseless leakage reaches 100%": bool(clean.max() >= 100.0 - 1e-9),
-                  "concealed leakage below 80% on average": bool(noisy["leakage"].mean() < 80)}
-        ev = f"noiseless mean leakage up to {clean.max():.1f}%; concealed {noisy['leakage'].mean():.1f}%"
-    rows.append({"item": "Figure 1", "label": "fig-hamman2023-1",
-                 "status": results_status(checks, res["fig1"]), "evidence": ev})
+    clean = f1[~np.isfinite(f1["epsilon"])].groupby("m")["leakage"].mean()
+    noisy = f1[np.isfinite(f1["epsilon"])]
+    ok, qev = quoted_row("Figure 1")
+    trends = {"noiseless leakage reaches 100%": bool(clean.max() >= 100.0 - 1e-9),
+              "concealed leakage below 80% on average": bool(noisy["leakage"].mean() < 80)}
+    rows.append(verdicts.score_item(
+        "Figure 1", "fig-hamman2023-1", agrees=[ok], trends=trends, **cov("fig1"),
+        cause=figure_cause("Figure 1", f"The Fig. 1b error is {qev}: the same gap as Table 1's errors."),
+        evidence=f"{qev}; noiseless mean leakage up to {clean.max():.1f}%; concealed "
+                 f"{noisy['leakage'].mean():.1f}%"))
     f2 = res["fig2"]
-    checks, ev = {}, "no committed results"
-    if len(f2):
-        rho = stats.spearmanr(f2["epsilon"], f2["avg_sp_err"]).statistic
-        checks = {"error falls as epsilon grows (Spearman < 0)": bool(rho < 0),
-                  "leakage below 90% in every cell": bool(f2.groupby(["n", "n0", "epsilon"])["leakage"].mean()
-                                                         .max() < 90)}
-        ev = f"Spearman ρ(epsilon, error) = {rho:.2f}; largest mean leakage " \
-             f"{f2.groupby(['n', 'n0', 'epsilon'])['leakage'].mean().max():.1f}%"
-    rows.append({"item": "Figure 2", "label": "fig-hamman2023-2",
-                 "status": results_status(checks, res["fig2"]), "evidence": ev})
+    rho = stats.spearmanr(f2["epsilon"], f2["avg_sp_err"]).statistic
+    top = f2.groupby(["n", "n0", "epsilon"])["leakage"].mean().max()
+    rows.append(verdicts.score_item(
+        "Figure 2", "fig-hamman2023-2", **cov("fig2"),
+        trends={"error falls as epsilon grows (Spearman < 0)": bool(rho < 0),
+                "leakage below 90% in every cell": bool(top < 90)},
+        cause=figure_cause("Figure 2", "The paper prints no number for Fig. 2; its error axis has "
+                                       "the scale of Tables 2-3."),
+        evidence=f"no quoted number; Spearman ρ(epsilon, error) = {rho:.2f}; largest mean leakage "
+                 f"{top:.1f}%"))
     ex = example("synthetic")
-    ok = bool(float(ex["leakage_clean"]) >= 100.0)
-    rows.append({"item": "Figure 3", "label": "fig-hamman2023-3",
-                 "status": item_status({"noiseless reconstruction exact": ok}),
-                 "evidence": f"leakage {float(ex['leakage_clean']):.0f}% from exact answers, "
-                             f"{float(ex['leakage_private']):.0f}% from concealed answers"})
+    ok, qev = quoted_row("Figure 3")
+    rows.append(verdicts.score_item(
+        "Figure 3", "fig-hamman2023-3", agrees=[ok],
+        trends={"noiseless reconstruction exact": bool(float(ex["leakage_clean"]) >= 100.0)},
+        cause=figure_cause("Figure 3", f"The Fig. 3 error is {qev}: the same gap as Tables 2-3's errors."),
+        evidence=f"{qev}; leakage {float(ex['leakage_clean']):.0f}% from exact answers, "
+                 f"{float(ex['leakage_private']):.0f}% from concealed answers"))
     f4 = res["fig4"]
-    checks, ev = {}, "no committed results"
-    if len(f4):
-        clean = f4[~np.isfinite(f4["epsilon"])].groupby("m")["recovered"].mean()
-        noisy = f4[np.isfinite(f4["epsilon"])]["recovered"].mean()
-        checks = {"noiseless recovery reaches all 1000": bool(clean.max() >= 1000 - 1e-9),
-                  "concealed recovery far from full (< 800)": bool(noisy < 800)}
-        ev = f"noiseless up to {clean.max():.0f} of 1000; concealed {noisy:.0f} on average"
-    rows.append({"item": "Figure 4", "label": "fig-hamman2023-4",
-                 "status": results_status(checks, res["fig4"]), "evidence": ev})
+    clean = f4[~np.isfinite(f4["epsilon"])].groupby("m")["recovered"].mean()
+    noisy4 = f4[np.isfinite(f4["epsilon"])]["recovered"].mean()
+    ok, qev = quoted_row("Figure 4")
+    rows.append(verdicts.score_item(
+        "Figure 4", "fig-hamman2023-4", agrees=[ok], **cov("fig4"),
+        trends={"noiseless recovery reaches all 1000": bool(clean.max() >= 1000 - 1e-9),
+                "concealed recovery far from full (< 800)": bool(noisy4 < 800)},
+        cause=figure_cause("Figure 4", f"The Fig. 4b error is {qev}: the same gap as Table 4's errors."),
+        evidence=f"{qev}; noiseless up to {clean.max():.0f} of 1000; concealed {noisy4:.0f} on average"))
     order = ["Figure 1", "Table 1", "Figure 2", "Table 2", "Table 3", "Figure 3", "Figure 4", "Table 4"]
     return pd.DataFrame(rows).set_index("item").loc[order].reset_index()
 
 
-__all__ += ["SCOREBOARD_ATOL", "scoreboard"]
+__all__ += ["ERRORS_LABEL", "READING_VARIANTS", "adult_reading_trial", "forensic_summary",
+            "published_comparison", "quoted_errors", "scoreboard"]
