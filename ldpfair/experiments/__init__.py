@@ -29,10 +29,14 @@ from .grid import (
 )
 from .profiles import PROFILES, run_profile, select_profile
 from .results import (
+    ResultsIntegrityError,
+    VerificationError,
+    check_results_file,
     coverage_note,
     load_results,
     metric_columns,
     save_results,
+    stamp_results,
     verify_results,
 )
 from .sweep import Sweep, SweepTask
@@ -51,10 +55,13 @@ __all__ = [
     "Grid",
     "GridUnion",
     "ModelSpec",
+    "ResultsIntegrityError",
+    "VerificationError",
     "PrivSpec",
     "Sweep",
     "SweepTask",
     "Task",
+    "check_results_file",
     "coverage",
     "coverage_note",
     "holdout",
@@ -66,5 +73,6 @@ __all__ = [
     "run_task",
     "save_results",
     "select_profile",
+    "stamp_results",
     "verify_results",
 ]
