@@ -65,7 +65,7 @@ def check_epsilon(epsilon: object, name: str = "epsilon", *, allow_inf: bool = F
     if value <= 0:
         valid = "(0, inf]" if allow_inf else "(0, inf)"
         raise ValueError(f"{name} must lie in {valid}, got {value}")
-    if math.exp(value) == 1.0:
+    if value < 1.0 and math.exp(value) == 1.0:
         # e^epsilon rounds to 1: every protocol's p and q coincide, estimators divide by 0
         raise ValueError(f"{name} = {value!r} is too small: exp({name}) rounds to 1 in floating point, "
                          f"so the mechanism's probabilities p and q are equal; use a larger {name}")

@@ -459,7 +459,7 @@ def verify_results(
         same = (a == b) | (np.isnan(a) & np.isnan(b))
         for i in np.flatnonzero(~same):
             problems.append(f"{csv_path}: cell {fresh['key'].iloc[i][:12]} column {col}: "
-                            f"committed {b[i]!r}, recomputed {a[i]!r}")
+                            f"committed {float(b[i])!r}, recomputed {float(a[i])!r}")
     if problems:
         raise VerificationError(problems)
     return fresh
