@@ -88,9 +88,8 @@ def _one_line(exc: BaseException) -> str:
 
 def exit_code(exc: BaseException) -> int:
     """2 for a usage error (bad argument or parameter), 1 for failed work."""
-    from .experiments.results import ResultsIntegrityError
-
-    if isinstance(exc, ResultsIntegrityError):
+    results = sys.modules.get("ldpfair.experiments.results")  # not imported: not its error
+    if results is not None and isinstance(exc, results.ResultsIntegrityError):
         return EXIT_FAILED
     if isinstance(exc, (ValueError, TypeError, KeyError)):
         return EXIT_USAGE

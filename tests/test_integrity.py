@@ -82,7 +82,7 @@ def test_every_tampering_is_refused_with_one_line(committed, tamper):
         assert "\n" not in message and str(csv) in message
 
 
-@pytest.mark.parametrize("tamper", ["values", "delete", "duplicate", "foreign"])
+@pytest.mark.parametrize("tamper", ["values", "delete", "duplicate", "foreign", "column"])
 def test_restamped_tampering_is_caught_by_verify(committed, tamper):
     """Even a tampered file whose checksum was re-recorded fails verify (coverage or values)."""
     sw, path, csv = committed
@@ -93,6 +93,8 @@ def test_restamped_tampering_is_caught_by_verify(committed, tamper):
         frame = frame.iloc[:-3]
     elif tamper == "duplicate":
         frame = pd.concat([frame, frame.iloc[[0]]])
+    elif tamper == "column":
+        frame["bonus"] = 1.0
     else:
         extra = frame.iloc[[0]].copy()
         extra["key"] = "f" * 64
@@ -107,7 +109,8 @@ def test_restamped_tampering_is_caught_by_verify(committed, tamper):
         ex.verify_results(sw, path, n_cells=1, seed=0)
     assert info.value.problems and all("\n" not in p and str(csv) in p for p in info.value.problems)
     expected = {"values": "column mean: committed 0.5", "delete": "3 of 12 tasks of the grid are missing",
-                "foreign": "is not a task of grid 'toy'"}[tamper]
+                "foreign": "is not a task of grid 'toy'",
+                "column": "column 'bonus' of the committed results is not computed"}[tamper]
     assert any(expected in p for p in info.value.problems)
 
 

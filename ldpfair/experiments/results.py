@@ -450,6 +450,9 @@ def verify_results(
     fresh = run(grid, tasks=tasks, n_jobs=n_jobs, cache=None, progress=False)
     old = committed.set_index("key").loc[fresh["key"]]
     label_cols = set(tasks[0].labels()) if tasks else set()
+    for col in sorted(set(metric_columns(committed)) - set(fresh.columns) - label_cols):
+        problems.append(f"{csv_path}: column {col!r} of the committed results is not computed by "
+                        f"grid {grid.name!r}")
     for col in (c for c in metric_columns(fresh) if c not in label_cols):
         if col not in old.columns:
             problems.append(f"{csv_path}: column {col!r} missing from the committed results")
