@@ -262,3 +262,62 @@ def test_results_gzip_is_deterministic(committed):
     before = csv.read_bytes()
     ex.save_results(ex.load_results(sw, path)[0], path, grid=sw)
     assert gzip.decompress(csv.read_bytes()) == gzip.decompress(before)
+
+
+# ----------------------------------------------------------------------------- metrics and groups
+Y = [1, 0, 1, 0, 1, 1]
+P = [1, 0, 0, 0, 1, 1]
+
+
+@pytest.mark.parametrize("groups", [[0, 0, 1, 1, np.nan, np.nan], [0, 0, 1, 1, None, 1],
+                                    np.array(["a", "b", None, "a", "b", "a"], dtype=object),
+                                    pd.Series([0, 1, pd.NA, 1, 0, 1], dtype="Int64")])
+def test_missing_group_labels_are_refused_by_every_metric(groups):
+    from ldpfair import metrics as m
+
+    calls = [
+        lambda: m.group_rates(Y, P, sensitive_features=groups),
+        lambda: m.evaluate(Y, P, sensitive_features=groups),
+        lambda: m.max_gap_statistical_parity(P, sensitive_features=groups),
+        lambda: m.ghoukasian2025_metrics(Y, P, sensitive_features=groups),
+        lambda: m.data_unfairness(Y, sensitive_features=groups),
+        lambda: m.statistical_parity_difference(P, sensitive_features=groups),
+        lambda: m.arcolezi2023_metrics(Y, P, sensitive_features=groups),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=r"sensitive_features holds \d missing value\(s\)"):
+            call()
+
+
+def test_a_single_present_group_is_not_perfectly_fair():
+    from ldpfair import metrics as m
+    from ldpfair.metrics import UndefinedRateWarning
+
+    one = [0] * 6
+    for call in (lambda: m.max_gap_statistical_parity(P, sensitive_features=one),
+                 lambda: m.max_gap_equal_opportunity(Y, P, sensitive_features=one),
+                 lambda: m.max_gap_mean_equalized_odds(Y, P, sensitive_features=one),
+                 lambda: m.data_unfairness(Y, sensitive_features=one),
+                 lambda: m.data_unfairness_pairwise(Y, sensitive_features=one),
+                 lambda: m.ghoukasian2025_metrics(Y, P, sensitive_features=one)["Delta_SP"]):
+        with pytest.warns(UndefinedRateWarning, match="at least two groups"):
+            assert np.isnan(call())
+    # with labels= the absent group is named, and the result is NaN as well
+    with pytest.warns(UndefinedRateWarning, match="group 1 is empty"):
+        assert np.isnan(m.max_gap_statistical_parity(P, sensitive_features=one, labels=[0, 1]))
+    # two present groups: a real number
+    assert m.max_gap_statistical_parity(P, sensitive_features=[0, 0, 0, 1, 1, 1]) == pytest.approx(1 / 3)
+
+
+def test_privileged_matching_no_row_is_named_and_lengths_name_the_callers_arguments():
+    from ldpfair import metrics as m
+    from ldpfair.metrics import UndefinedRateWarning
+
+    with pytest.warns(UndefinedRateWarning, match=r"privileged=1 matches no row .*\[0, 2\]"):
+        assert np.isnan(m.statistical_parity_difference(P, sensitive_features=[0, 0, 2, 2, 2, 2]))
+    with pytest.raises(ValueError, match="sensitive_features has 3 entries but y_pred has 2"):
+        m.statistical_parity_difference([1, 0], sensitive_features=[0, 1, 1])
+    with pytest.raises(ValueError, match="sensitive_features has 3 entries but scores has 2"):
+        m.soft_statistical_parity([0.1, 0.5], sensitive_features=[0, 1, 1])
+    with pytest.raises(ValueError, match="sensitive_features has 3 entries but y has 2"):
+        m.data_unfairness([1, 0], sensitive_features=[0, 1, 1])
