@@ -7,7 +7,10 @@ Nothing is silently coerced.
 
 from __future__ import annotations
 
+import difflib
+import math
 import numbers
+import os
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -19,6 +22,10 @@ __all__ = [
     "check_rng",
     "check_probability",
     "check_choice",
+    "check_count",
+    "check_n_jobs",
+    "did_you_mean",
+    "check_allocation",
     "spawn_rngs",
 ]
 
@@ -58,6 +65,10 @@ def check_epsilon(epsilon: object, name: str = "epsilon", *, allow_inf: bool = F
     if value <= 0:
         valid = "(0, inf]" if allow_inf else "(0, inf)"
         raise ValueError(f"{name} must lie in {valid}, got {value}")
+    if value < 1.0 and math.exp(value) == 1.0:
+        # e^epsilon rounds to 1: every protocol's p and q coincide, estimators divide by 0
+        raise ValueError(f"{name} = {value!r} is too small: exp({name}) rounds to 1 in floating point, "
+                         f"so the mechanism's probabilities p and q are equal; use a larger {name}")
     return value
 
 
@@ -161,12 +172,86 @@ def check_probability(p: object, name: str, *, open_interval: bool = False) -> f
     return value
 
 
+def did_you_mean(value: object, choices: Iterable[object]) -> str:
+    """``" (did you mean 'x'?)"`` for the closest of ``choices`` to ``value`` (difflib), else ``""``."""
+    if not isinstance(value, str):
+        return ""
+    names = [c for c in choices if isinstance(c, str)]
+    close = difflib.get_close_matches(value, names, n=1, cutoff=0.6)
+    if not close:
+        lowered = {c.lower(): c for c in names}
+        close = [lowered[value.lower()]] if value.lower() in lowered else []
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
 def check_choice(value: object, choices: Iterable[str], name: str) -> str:
-    """Return ``value`` after checking it is one of ``choices``."""
+    """Return ``value`` after checking it is one of ``choices`` (with a did-you-mean hint)."""
     choices = list(choices)
     if value not in choices:
-        raise ValueError(f"unknown {name} {value!r}; valid: {', '.join(map(repr, choices))}")
+        raise ValueError(f"unknown {name} {value!r}{did_you_mean(value, choices)}; "
+                         f"valid: {', '.join(map(repr, choices))}")
     return value  # type: ignore[return-value]
+
+
+def check_count(value: object, name: str, *, minimum: int = 1, maximum: int | None = None) -> int:
+    """Return ``value`` as an int after checking ``minimum <= value (<= maximum)``.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an integer (a bool, float or string is refused).
+    ValueError
+        If it lies outside the range.
+    """
+    valid = f"an integer >= {minimum}" + (f" and <= {maximum}" if maximum is not None else "")
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be {valid}, got {value!r} ({type(value).__name__})")
+    if value < minimum or (maximum is not None and value > maximum):
+        raise ValueError(f"{name} must be {valid}, got {value}")
+    return int(value)
+
+
+def _physical_memory() -> int | None:
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - not POSIX
+        return None
+
+
+def check_allocation(n_bytes: int, what: str) -> None:
+    """Refuse an array larger than this machine's physical memory before allocating it.
+
+    Raises
+    ------
+    ValueError
+        Naming ``what`` and the memory it would need.
+    """
+    total = _physical_memory()
+    if total is not None and n_bytes > total:
+        raise ValueError(f"{what} would need {n_bytes / 2**30:.1f} GiB of memory, more than this "
+                         f"machine's {total / 2**30:.1f} GiB; use fewer users or a smaller domain")
+
+
+def check_n_jobs(n_jobs: object, name: str = "n_jobs") -> int | None:
+    """Return a valid joblib worker count: ``None``, ``1 .. 4 x cpu_count`` or ``-1 .. -cpu_count``.
+
+    Raises
+    ------
+    TypeError
+        If ``n_jobs`` is not ``None`` or an integer (``'2'`` and ``2.5`` are refused).
+    ValueError
+        For 0 or a count outside the range.
+    """
+    if n_jobs is None:
+        return None
+    cpus = os.cpu_count() or 1
+    valid = (f"None, an integer from 1 to {4 * cpus} (4 x the {cpus} CPUs), "
+             f"or -1 .. -{cpus} (all CPUs, all but one...)")
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral):
+        raise TypeError(f"{name} must be {valid}; got {n_jobs!r} ({type(n_jobs).__name__})")
+    if n_jobs == 0 or n_jobs > 4 * cpus or n_jobs < -cpus:
+        raise ValueError(f"{name} must be {valid}; got {n_jobs}")
+    return int(n_jobs)
 
 
 def spawn_rngs(

@@ -4,14 +4,22 @@ Subcommands are contributed by the sub-packages: each exposes
 ``add_subcommand(subparsers)`` which registers a parser whose ``func`` default
 runs it. ``ldpfair data ...`` comes from :mod:`ldpfair.datasets`,
 ``ldpfair run ...`` from :mod:`ldpfair.experiments`.
+
+Every failure is one line on stderr, ``ldpfair <cmd>: error: ...``, never a
+traceback: exit status 2 for a usage error (a bad argument or parameter,
+named with what is valid) and 1 for work that failed (an unreadable or
+tampered file, a folder that cannot be written, a failed notebook).
+``LDPFAIR_DEBUG=1`` re-raises unexpected exceptions with their traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from . import __version__
 
@@ -19,10 +27,32 @@ _SUBCOMMAND_MODULES = (
     "ldpfair.datasets._cli", "ldpfair.experiments._cli", "ldpfair.papers._cli", "ldpfair.classroom_cli"
 )
 
+#: Exit status of a usage error (bad argument) and of failed work.
+EXIT_USAGE, EXIT_FAILED = 2, 1
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An :class:`argparse.ArgumentParser` whose errors are one line (no usage dump), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``<prog>: error: <message>`` (see ``-h`` for the usage) and exit 2."""
+        from ._validation import did_you_mean
+
+        hint = ""
+        if "invalid choice:" in message:
+            # argparse: "argument X: invalid choice: 'v' (choose from 'a', 'b')"
+            try:
+                bad = message.split("invalid choice: ", 1)[1].split(" (choose from", 1)[0].strip("'")
+                options = [c.strip(" '") for c in message.split("(choose from ", 1)[1].rstrip(")").split(",")]
+                hint = did_you_mean(bad, options)
+            except IndexError:  # pragma: no cover - another argparse wording
+                hint = ""
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}{hint} (see {self.prog} -h)\n")
+
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the top-level argument parser with every available subcommand."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="ldpfair",
         description="ldpfair: datasets, experiments and notebooks of the ldpfair book.",
     )
@@ -39,18 +69,52 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _one_line(exc: BaseException) -> str:
+    """The exception as one line: its message (first line; KeyError's repr quotes removed)."""
+    if isinstance(exc, KeyError) and len(exc.args) == 1 and isinstance(exc.args[0], str):
+        text = exc.args[0]
+    elif isinstance(exc, OSError) and exc.strerror:
+        where = f": {exc.filename}" if exc.filename else ""
+        text = f"{exc.strerror}{where}"
+    else:
+        text = str(exc)
+    lines = [s.strip() for s in text.splitlines() if s.strip()]
+    if not lines:
+        return type(exc).__name__
+    if len(lines) > 1:
+        return "; ".join(lines[:1] + lines[1:4]) + (" ..." if len(lines) > 4 else "")
+    return lines[0]
+
+
+def exit_code(exc: BaseException) -> int:
+    """2 for a usage error (bad argument or parameter), 1 for failed work."""
+    results = sys.modules.get("ldpfair.experiments.results")  # not imported: not its error
+    if results is not None and isinstance(exc, results.ResultsIntegrityError):
+        return EXIT_FAILED
+    if isinstance(exc, (ValueError, TypeError, KeyError)):
+        return EXIT_USAGE
+    return EXIT_FAILED
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
-        return 2
+        return EXIT_USAGE
+    cmd = args.command
     try:
         return int(args.func(args) or 0)
-    except (ValueError, FileNotFoundError, KeyError) as exc:
-        print(f"ldpfair {args.command}: error: {exc}", file=sys.stderr)
-        return 2
+    except KeyboardInterrupt:
+        print(f"ldpfair {cmd}: error: interrupted", file=sys.stderr)
+        return 130
+    except Exception as exc:  # noqa: BLE001 - every failure is one line, never a traceback
+        if os.environ.get("LDPFAIR_DEBUG") == "1":
+            raise
+        kind = "" if isinstance(exc, (ValueError, KeyError)) else f"{type(exc).__name__}: "
+        print(f"ldpfair {cmd}: error: {kind}{_one_line(exc)}", file=sys.stderr)
+        return exit_code(exc)
 
 
 if __name__ == "__main__":  # pragma: no cover

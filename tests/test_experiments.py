@@ -203,13 +203,16 @@ def test_save_load_verify_results(tmp_path):
     assert cov == {"present": len(df) - 1, "total": len(df)}
     pd.testing.assert_frame_equal(values(loaded), values(df.iloc[:-1]), check_dtype=False)
     assert "4 of 5" in ex.coverage_note(cov)
-    fresh = ex.verify_results(g, tmp_path / "toy", n_cells=2)
-    assert len(fresh) == 2
+    assert info["sha256"] == ex.results.file_sha256(csv) and info["n_rows"] == len(df) - 1
+    fresh = ex.verify_results(g, tmp_path / "toy", n_cells=2, complete=False)
+    assert len(fresh) >= 2
+    with pytest.raises(AssertionError, match="1 of 5 tasks of the grid are missing"):
+        ex.verify_results(g, tmp_path / "toy", n_cells=2)
     # tamper with one committed value: verification must fail
     tampered = df.copy()
     tampered["acc"] = tampered["acc"] + 1e-12
     ex.save_results(tampered, tmp_path / "bad", grid=g)
-    with pytest.raises(AssertionError, match="acc"):
+    with pytest.raises(AssertionError, match="column acc: committed"):
         ex.verify_results(g, tmp_path / "bad", n_cells=1)
     empty, cov0 = ex.load_results(g, tmp_path / "missing")
     assert cov0["present"] == 0 and empty.empty

@@ -58,6 +58,9 @@ def test_sweep_cache_commit_and_verify(tmp_path):
     stored = pd.read_csv(path)
     stored.loc[0, "mean"] += 1e-12
     stored.to_csv(path, index=False)
+    with pytest.raises(ex.results.ResultsIntegrityError, match="sha256"):  # edited by hand
+        ex.verify_results(sw, tmp_path / "res" / "demo", n_cells=4)
+    ex.results.stamp_results(path)  # as if the engine had written it: only recomputation can tell
     with pytest.raises(AssertionError, match="differ"):
         ex.verify_results(sw, tmp_path / "res" / "demo", n_cells=4)
 

@@ -95,3 +95,30 @@ def test_spawn_rngs_independent_and_reproducible():
     b = [g.random(3) for g in spawn_rngs(42, 3)]
     assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
     assert not np.array_equal(a[0], a[1])
+
+
+def test_epsilon_whose_exponential_rounds_to_one_is_refused():
+    from ldpfair._validation import check_epsilon
+
+    for eps in (1e-300, 5e-17, 1e-16):
+        with pytest.raises(ValueError, match="too small: exp"):
+            check_epsilon(eps)
+    assert check_epsilon(1.2e-16) == 1.2e-16  # e^eps > 1 (protocols check their own p > q)
+    assert check_epsilon(800.0) == 800.0  # no overflow in the check
+
+
+def test_counts_jobs_and_did_you_mean():
+    from ldpfair._validation import check_count, check_n_jobs, did_you_mean
+
+    assert check_count(3, "n") == 3
+    bads = ((0, ValueError), (-1, ValueError), (2.0, TypeError), ("2", TypeError), (True, TypeError))
+    for bad, err in bads:
+        with pytest.raises(err, match="n must be an integer >= 1"):
+            check_count(bad, "n")
+    assert check_n_jobs(None) is None and check_n_jobs(1) == 1 and check_n_jobs(-1) == -1
+    for bad in (0, 10**6, -10**6):
+        with pytest.raises(ValueError, match="n_jobs must be None"):
+            check_n_jobs(bad)
+    assert did_you_mean("xu2091", ["xu2019", "hamman2023"]) == " (did you mean 'xu2019'?)"
+    assert did_you_mean("oue", ["GRR", "OUE"]) == " (did you mean 'OUE'?)"
+    assert did_you_mean("zzz", ["GRR", "OUE"]) == ""

@@ -46,13 +46,32 @@ def _collection(value: str) -> str | None:
     return None if value == "all" else value
 
 
+def _verify_all(collection: str | None) -> list[tuple[registry.FileStatus, str]]:
+    """Status of every registered file of ``collection``; an unreadable file is reported, not fatal."""
+    cols = list(registry.COLLECTIONS) if collection is None else [collection]
+    out = []
+    for coll in cols:
+        reg = registry.get_registry(coll)
+        for name in reg.entries:
+            try:
+                out.extend((s, "") for s in reg.verify([name]))
+            except OSError as exc:
+                path = reg.path(name)
+                status = registry.FileStatus(coll, name, "unreadable", path, reg.entry(name).sha256)
+                out.append((status, f" ({type(exc).__name__}: {exc.strerror or exc})"))
+    return out
+
+
 def _cmd_verify(args: argparse.Namespace) -> int:
-    report = registry.verify(_collection(args.collection))
-    bad = [s for s in report if s.status != "ok"]
-    for s in report if args.verbose else bad:
-        extra = f" (expected {s.expected}, got {s.actual})" if s.status == "mismatch" else ""
-        print(f"{s.status:8s} {s.collection}/{s.name}  {s.path}{extra}")
+    report = _verify_all(_collection(args.collection))
+    bad = [(s, why) for s, why in report if s.status != "ok"]
+    for s, why in report if args.verbose else bad:
+        extra = f" (expected {s.expected}, got {s.actual})" if s.status == "mismatch" else why
+        print(f"{s.status:10s} {s.collection}/{s.name}  {s.path}{extra}")
     print(f"{len(report) - len(bad)} of {len(report)} files ok")
+    if bad:
+        print(f"ldpfair data: error: {len(bad)} of {len(report)} files missing, unreadable or "
+              "different from the registry (listed above)", file=sys.stderr)
     return 1 if bad else 0
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from .notebooks import (
     describe_parameters,
     execute,
+    figures_dir,
     find_notebook,
     list_notebooks,
     notebooks_dir,
@@ -26,8 +27,9 @@ def add_subcommand(subparsers: Any) -> None:
         help="execute a paper notebook with parameters (papermill)",
         description=(
             "Execute the notebook of PAPER with papermill, its `parameters` cell overridden, "
-            "writing the executed notebook and its figures to runs/PAPER/ (or -o). "
-            "Parameters are validated against the notebook's parameters cell before anything runs."
+            "writing the executed notebook to runs/PAPER/PAPER.ipynb (or -o OUT.ipynb) and its "
+            "figures to OUT_files/figures. Parameters are checked against the paper's declared "
+            "types and domains (see --list) and its grid builder before any kernel starts."
         ),
     )
     p.add_argument("paper", nargs="?", help="paper name (see --list)")
@@ -53,10 +55,12 @@ def _main(args: argparse.Namespace) -> int:
             return 1
         for name, path in books.items():
             print(f"{name}  ({path})")
-            print(describe_parameters(read_parameters(path)))
+            print(describe_parameters(read_parameters(path), name))
             print()
         return 0
     if args.notebook:
+        if args.paper:
+            raise ValueError("give either a paper or --notebook PATH, not both")
         path = args.notebook
     elif args.paper:
         path = find_notebook(args.paper, args.notebooks)
@@ -72,7 +76,9 @@ def _main(args: argparse.Namespace) -> int:
         if "profile" in overrides:
             raise ValueError("give the profile either with --profile or with -p profile, not both")
         overrides["profile"] = args.profile
-    params = validate_parameters(defaults, overrides, where=str(path))
+    from pathlib import Path
+
+    params = validate_parameters(defaults, overrides, where=str(path), paper=Path(path).stem)
     from papermill.exceptions import PapermillExecutionError
 
     try:
@@ -84,5 +90,5 @@ def _main(args: argparse.Namespace) -> int:
         print("the partially executed notebook was written to the output folder", file=sys.stderr)
         return 1
     print(f"executed notebook: {out}")
-    print(f"figures folder: {out.parent / 'figures'}")
+    print(f"figures folder: {figures_dir(out) / 'figures'}")
     return 0

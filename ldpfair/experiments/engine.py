@@ -7,6 +7,13 @@ task's result row to the cache as soon as it is done (an interrupted run
 resumes where it stopped), and returns a tidy :class:`pandas.DataFrame` with one
 row per task in grid order.
 
+Several processes may share one cache: each claims a task before computing it
+(:meth:`~ldpfair.experiments.cache.Cache.claim`), skips the tasks claimed by a
+live process and waits for their results, so concurrent runs split the work
+instead of computing every cell twice. A worker process ends when the process
+that started the run dies (it checks every second), so a killed run leaves no
+orphan workers writing results.
+
 Inside a worker each dataset is loaded, and its one-hot blocks built, once per
 process (``functools.lru_cache``); every task runs under
 ``threadpoolctl.threadpool_limits(model threads)`` so parallel cells do not
@@ -16,6 +23,7 @@ oversubscribe the CPU.
 from __future__ import annotations
 
 import os
+import threading
 import time
 import warnings
 from collections import OrderedDict
@@ -254,10 +262,51 @@ def _run_task(task: Task) -> dict[str, Any]:
     return row
 
 
-def _worker(task: Task, cache_root: str | None) -> tuple[int, str, dict[str, Any]]:
-    row = run_task(task)
-    if cache_root is not None:
-        Cache(cache_root).put(task.key, task.config, row)
+_WATCHED: set[int] = set()
+
+
+def _watch_parent(parent: tuple[str, int]) -> None:
+    """In a worker process: exit as soon as the run's driver ``(host, pid)`` is gone.
+
+    Only on the driver's host (a remote worker of a cluster backend cannot see it).
+    """
+    import socket
+
+    host, pid = parent
+    if host != socket.gethostname() or pid == os.getpid() or pid in _WATCHED:
+        return
+    _WATCHED.add(pid)
+
+    def watch() -> None:
+        from .cache import _pid_alive
+
+        while _pid_alive(pid):
+            time.sleep(1.0)
+        os._exit(1)  # the driver died: stop computing, write nothing more
+
+    threading.Thread(target=watch, name="ldpfair-parent-watch", daemon=True).start()
+
+
+def _worker(task: Task, cache_root: str | None, parent: tuple[str, int] | None = None,
+            ) -> tuple[int, str, dict[str, Any] | None]:
+    """Compute ``task`` (claimed in the cache); ``None`` when another live process holds it."""
+    if parent is not None:
+        _watch_parent(parent)
+    if cache_root is None:
+        return task.index, task.key, run_task(task)
+    store = Cache(cache_root)
+    row = store.get(task.key)
+    if row is not None:  # finished by a concurrent run meanwhile
+        return task.index, task.key, row
+    if not store.claim(task.key):
+        return task.index, task.key, None
+    try:
+        row = store.get(task.key)  # finished between our check and our claim
+        if row is None:
+            row = run_task(task)
+            store.put(task.key, task.config, row)
+    finally:
+        store.release(task.key)
     return task.index, task.key, row
 
 
@@ -268,7 +317,7 @@ def _as_cache(cache: Any) -> Cache | None:
     if isinstance(cache, Cache):
         return cache
     if isinstance(cache, (str, os.PathLike)):
-        return Cache(cache)
+        return Cache(cache)  # checks up front that the folder can be created and written
     raise TypeError(f"cache must be None, a folder path or a Cache, got {cache!r}")
 
 
@@ -294,6 +343,23 @@ def coverage(grid: Grid | Sweep, cache: Any) -> dict[str, int]:
     return {"present": present, "total": len(tasks)}
 
 
+def _wait_for_others(store: Cache, tasks: list[Task], rows: dict[str, dict[str, Any]],
+                     bar: Any, poll: float = 0.5) -> None:
+    """Collect the tasks computed by concurrent runs; take over those whose claim went stale."""
+    pending = {t.key: t for t in tasks}
+    while pending:
+        for key in list(pending):
+            row = store.get(key)
+            if row is None and (store.claim_is_stale(key) or not store.claim_path(key).exists()):
+                _, _, row = _worker(pending[key], str(store.root))  # owner died: compute it here
+            if row is not None:
+                rows[key] = row
+                del pending[key]
+                bar.update(1)
+        if pending:
+            time.sleep(poll)
+
+
 def run(
     grid: Grid | Sweep,
     *,
@@ -311,7 +377,8 @@ def run(
         The declarative grid.
     n_jobs : int or None
         Workers of :class:`joblib.Parallel` (``None``: joblib's default / the
-        active :func:`joblib.parallel_config`). The backend is never chosen
+        active :func:`joblib.parallel_config`; else 1 .. 4 x CPUs or -1 .. -CPUs,
+        see :func:`ldpfair._validation.check_n_jobs`). The backend is never chosen
         here: use ``with joblib.parallel_config("dask"): run(...)`` to scale out.
     cache : None, str, path or Cache
         Folder of per-task results. Cached tasks are read, missing ones computed
@@ -336,6 +403,9 @@ def run(
     from joblib import Parallel, delayed
     from tqdm.auto import tqdm
 
+    from .._validation import check_n_jobs
+
+    n_jobs = check_n_jobs(n_jobs)
     tasks = grid.tasks() if tasks is None else list(tasks)
     store = _as_cache(cache)
     rows: dict[str, dict[str, Any]] = store.get_many(t.key for t in tasks) if store else {}
@@ -345,15 +415,24 @@ def run(
         if n_jobs == 1:
             results = (_worker(t, root) for t in missing)
         else:
+            import socket
+
+            parent = (socket.gethostname(), os.getpid())
             results = Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
-                delayed(_worker)(t, root) for t in missing
+                delayed(_worker)(t, root, parent) for t in missing
             )
         bar = tqdm(total=len(missing), desc=grid.name, unit="cell", disable=not progress,
                    leave=False)
         try:
+            elsewhere = []
             for _, key, row in results:
+                if row is None:
+                    elsewhere.append(key)
+                    continue
                 rows[key] = row
                 bar.update(1)
+            if elsewhere and store is not None:
+                _wait_for_others(store, [t for t in missing if t.key in set(elsewhere)], rows, bar)
         finally:
             bar.close()
     frame = tidy(tasks, rows)

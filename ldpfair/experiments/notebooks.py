@@ -4,10 +4,15 @@ Each paper notebook (``notebooks/<paper>.md``, a MyST jupytext notebook) has one
 code cell tagged ``parameters`` whose statements are assignments of literals
 (``profile = "paper"``, ``epsilons = [1, 2]``...). :func:`read_parameters`
 parses that cell with :mod:`ast`; :func:`validate_parameters` rejects unknown
-names and values of the wrong type *before* anything runs; :func:`execute`
-converts the notebook in memory with :func:`jupytext.read` and runs it with
-:func:`papermill.execute_notebook` (explicit ``kernel_name``), with the working
-directory set to the output folder so figures land in ``<out>/figures/``.
+names (with a did-you-mean) and, for a paper notebook, checks every value
+against the paper's declaration of its type and domain
+(:mod:`ldpfair.experiments.parameters`) and calls the paper's grid builder,
+all *before* a kernel starts; :func:`execute` converts the notebook in memory
+with :func:`jupytext.read` and runs it with :func:`papermill.execute_notebook`
+(explicit ``kernel_name``), with the working directory set to
+``<out folder>/<out name>_files`` so figures land in
+``<out name>_files/figures/`` and two runs with different outputs never
+overwrite each other's figures.
 """
 
 from __future__ import annotations
@@ -18,7 +23,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .profiles import PROFILES
+from .._validation import did_you_mean
+from .parameters import DECLARATIONS, build_check
 
 __all__ = [
     "notebooks_dir",
@@ -27,6 +33,8 @@ __all__ = [
     "read_parameters",
     "parse_value",
     "validate_parameters",
+    "describe_parameters",
+    "figures_dir",
     "execute",
     "results_dir",
 ]
@@ -87,8 +95,8 @@ def find_notebook(paper: str, folder: str | os.PathLike[str] | None = None) -> P
     books = list_notebooks(folder)
     if paper not in books:
         raise ValueError(
-            f"unknown paper {paper!r}; available in {notebooks_dir(folder)}: "
-            f"{', '.join(books) or '(none)'}"
+            f"unknown paper {paper!r}{did_you_mean(paper, books)}; available in "
+            f"{notebooks_dir(folder)}: {', '.join(books) or '(none)'}"
         )
     return books[paper]
 
@@ -114,7 +122,16 @@ def read_parameters(path: str | os.PathLike[str]) -> dict[str, Any]:
     import jupytext
 
     path = Path(path)
-    nb = jupytext.read(path)
+    if not path.is_file():
+        what = "a folder" if path.is_dir() else "missing"
+        raise ValueError(f"notebook {str(path)!r} is {what}; give a notebook file (.md, .py or .ipynb)")
+    if path.suffix not in _NOTEBOOK_SUFFIXES:
+        raise ValueError(f"notebook {str(path)!r} must be a .md, .py or .ipynb file")
+    try:
+        nb = jupytext.read(path)
+    except Exception as exc:  # noqa: BLE001 - jupytext/nbformat raise many kinds
+        raise ValueError(f"notebook {str(path)!r} cannot be read: {type(exc).__name__}: "
+                         f"{str(exc).splitlines()[0] if str(exc) else ''}") from None
     cell = _parameters_cell(nb, path)
     try:
         tree = ast.parse(cell.source)
@@ -168,49 +185,107 @@ def _type_ok(value: Any, default: Any) -> tuple[bool, Any]:
     return isinstance(value, type(default)), value
 
 
-def describe_parameters(defaults: Mapping[str, Any]) -> str:
-    """``name = default (type)`` lines, for error messages and ``--list``."""
-    return "\n".join(f"  {k} = {v!r} ({type(v).__name__})" for k, v in defaults.items())
+def describe_parameters(defaults: Mapping[str, Any], paper: str | None = None) -> str:
+    """``name = default`` lines with each parameter's meaning and domain (for ``--list`` and errors)."""
+    decl = DECLARATIONS.get(paper or "", {})
+    lines = []
+    for k, v in defaults.items():
+        d = decl.get(k)
+        if d is None:
+            lines.append(f"  {k} = {v!r} ({type(v).__name__})")
+        else:
+            lines.append(f"  {k} = {v!r}: {d.meaning}\n      valid: {d.domain}")
+    return "\n".join(lines)
 
 
 def validate_parameters(
-    defaults: Mapping[str, Any], overrides: Mapping[str, Any], *, where: str = "the notebook"
+    defaults: Mapping[str, Any],
+    overrides: Mapping[str, Any],
+    *,
+    where: str = "the notebook",
+    paper: str | None = None,
+    build: bool = True,
 ) -> dict[str, Any]:
     """Check ``overrides`` against the notebook's parameters; return the converted values.
 
     Values given as strings (from the command line) are parsed with
-    :func:`parse_value`. An int is accepted for a float parameter; otherwise the
-    type must match the default's (any literal for a ``None`` default).
+    :func:`parse_value` (a bare word is kept as text only for a parameter whose
+    values are names). For a paper with declared parameters
+    (:data:`ldpfair.experiments.parameters.DECLARATIONS`) each value is checked
+    against its declared domain, then (``build``) the paper's grid builder is
+    called with the complete set of values. Otherwise an int is accepted for a
+    float parameter and the type must match the default's.
 
     Raises
     ------
     ValueError
-        For an unknown name or a value of the wrong type; the message lists the
-        valid parameters and their defaults.
+        For an unknown name (with a did-you-mean) or an invalid value: one
+        message naming the parameter and what is valid.
     """
+    decl = DECLARATIONS.get(paper or "", {})
     out: dict[str, Any] = {}
     for name, raw in overrides.items():
         if name not in defaults:
-            raise ValueError(f"unknown parameter {name!r} for {where}; valid parameters:\n"
-                             + describe_parameters(defaults))
+            raise ValueError(f"unknown parameter {name!r}{did_you_mean(name, defaults)} for {where}; "
+                             f"valid: {', '.join(defaults)} (see `ldpfair run --list`)")
         default = defaults[name]
+        d = decl.get(name)
+        if d is not None:
+            value = raw
+            if isinstance(raw, str):
+                try:
+                    value = ast.literal_eval(raw)
+                except (ValueError, SyntaxError):
+                    if not d.accepts_text:
+                        raise ValueError(f"parameter {name!r} must be {d.domain}; cannot parse {raw!r} "
+                                         "as a Python literal") from None
+                    value = raw
+            out[name] = d.check(value, name)
+            continue
         try:
             value = parse_value(raw, default) if isinstance(raw, str) else raw
         except ValueError as exc:
             raise ValueError(
                 f"parameter {name!r} of {where} expects {type(default).__name__} "
-                f"(default {default!r}): {exc}; valid parameters:\n"
-                + describe_parameters(defaults)) from None
+                f"(default {default!r}): {exc}") from None
         ok, value = _type_ok(value, default)
+        from .profiles import PROFILES
+
         if ok and name == "profile" and value not in PROFILES:
-            raise ValueError(f"parameter 'profile' must be one of {PROFILES}, got {value!r}")
+            raise ValueError(f"parameter 'profile' must be one of {PROFILES}, got {value!r}"
+                             f"{did_you_mean(value, PROFILES)}")
         if not ok:
             raise ValueError(
                 f"parameter {name!r} of {where} expects {type(default).__name__} "
-                f"(default {default!r}), got {value!r} ({type(value).__name__}); "
-                "valid parameters:\n" + describe_parameters(defaults))
+                f"(default {default!r}), got {value!r} ({type(value).__name__})")
         out[name] = value
+    if decl and build and out:
+        build_check(paper, {**defaults, **out})  # type: ignore[arg-type]
     return out
+
+
+def figures_dir(output: str | os.PathLike[str]) -> Path:
+    """Working directory of the kernel that writes ``output``: ``<folder>/<name>_files``."""
+    out = Path(output)
+    return out.parent / f"{out.stem}_files"
+
+
+def _check_output(out: Path) -> None:
+    """Refuse an output path that cannot be written, before the kernel starts (one line, names -o)."""
+    if out.suffix != ".ipynb":
+        raise ValueError(f"output (-o) must be an .ipynb file, got {str(out)!r}")
+    if out.is_dir():
+        raise ValueError(f"output (-o) {str(out)!r} is a folder; give an .ipynb file path")
+    probe = out.parent
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ValueError(f"output (-o) {str(out)!r} cannot be created: {str(probe)!r} is a file")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise ValueError(f"output (-o) {str(out)!r} cannot be written: no write permission on "
+                         f"{str(probe)!r}")
+    if out.exists() and not os.access(out, os.W_OK):
+        raise ValueError(f"output (-o) {str(out)!r} exists and is not writable")
 
 
 def execute(
@@ -231,8 +306,9 @@ def execute(
     parameters : mapping, optional
         Validated overrides (see :func:`validate_parameters`).
     output : path, optional
-        Executed notebook (default ``runs/<name>/<name>.ipynb``). Its folder is
-        the working directory of the kernel, so figures go to ``<folder>/figures``.
+        Executed notebook (default ``runs/<name>/<name>.ipynb``). The kernel runs
+        in :func:`figures_dir` (``<folder>/<name>_files``), so figures go to
+        ``<folder>/<name>_files/figures``: two outputs never share figure files.
     kernel_name : str
         Jupyter kernel.
     prepare_only : bool
@@ -245,14 +321,15 @@ def execute(
 
     notebook = Path(notebook)
     defaults = read_parameters(notebook)
-    params = validate_parameters(defaults, dict(parameters or {}), where=str(notebook))
+    params = validate_parameters(defaults, dict(parameters or {}), where=str(notebook),
+                                 paper=notebook.stem)
     out = Path(output) if output is not None else Path("runs") / notebook.stem / (
         notebook.stem + ".ipynb")
-    if out.suffix != ".ipynb":
-        raise ValueError(f"output must be an .ipynb file, got {str(out)!r}")
+    _check_output(out)
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
-    (out.parent / "figures").mkdir(exist_ok=True)
+    cwd = figures_dir(out)
+    (cwd / "figures").mkdir(parents=True, exist_ok=True)
     nb = jupytext.read(notebook)
     env_key = "LDPFAIR_RESULTS_DIR"
     old = os.environ.get(env_key)
@@ -260,7 +337,7 @@ def execute(
     try:
         papermill.execute_notebook(
             nb, str(out), parameters=params, kernel_name=kernel_name, language="python",
-            cwd=str(out.parent), progress_bar=False, log_output=log_output,
+            cwd=str(cwd), progress_bar=False, log_output=log_output,
             prepare_only=prepare_only,
         )
     finally:

@@ -20,6 +20,7 @@ indicator vector for set-valued outputs, the bit vector for unary encodings).
 from __future__ import annotations
 
 import abc
+import functools
 import math
 from typing import Any
 
@@ -151,6 +152,30 @@ class FrequencyOracle(abc.ABC):
     def __init__(self, k: int, epsilon: float) -> None:
         self.k = check_domain_size(k, "k")
         self.epsilon = check_epsilon(epsilon, "epsilon")
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Wrap each subclass ``__init__`` so the finished object checks ``p > q`` once."""
+        super().__init_subclass__(**kwargs)
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            return
+
+        @functools.wraps(init)
+        def checked_init(self: FrequencyOracle, *args: Any, **kw: Any) -> None:
+            init(self, *args, **kw)
+            if type(self).__init__ is checked_init:  # only the outermost constructor checks
+                self._check_separable()
+
+        cls.__init__ = checked_init  # type: ignore[method-assign]
+
+    def _check_separable(self) -> None:
+        """Refuse a budget at which ``p`` and ``q`` are equal in floating point (estimates divide by 0)."""
+        p, q = self.p, self.q
+        if not p > q:
+            raise ValueError(
+                f"epsilon = {self.epsilon!r} is too small for {self.name} with k = {self.k}: its "
+                f"probabilities p = {p!r} and q = {q!r} are equal in floating point, so the "
+                "estimator would divide by zero; use a larger epsilon")
 
     # -- exact probabilities -------------------------------------------------
     @property

@@ -91,7 +91,13 @@ class THE(FrequencyOracle):
         self.variant = check_choice(variant, VARIANTS, "variant")
         self.report = check_choice(report, REPORTS, "report")
         if theta is None:
-            theta = the_threshold(self.epsilon, variant)
+            try:
+                theta = the_threshold(self.epsilon, variant)
+            except ZeroDivisionError:
+                raise ValueError(
+                    f"epsilon = {self.epsilon!r} is too small for THE: its probabilities p and q are "
+                    "equal in floating point (the threshold search divides by zero); use a larger "
+                    "epsilon") from None
         elif isinstance(theta, bool) or not isinstance(theta, (float, int)) or not 0.0 < theta < 1.0:
             raise ValueError(f"theta must be a real in (0, 1), got {theta!r}")
         self.theta = float(theta)

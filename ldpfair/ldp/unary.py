@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .._validation import check_rng
+from .._validation import check_allocation, check_rng
 from ._bits import BLOCK, BitSampler, fill_bernoulli, set_true_bits
 from .base import FrequencyOracle, logistic_tail
 
@@ -76,6 +76,7 @@ def draw_unary(values: np.ndarray, k: int, p: float, q: float, rng: np.random.Ge
     n = values.shape[0]
     total = n * k
     n_words = -(-total // 64)
+    check_allocation(8 * n_words, f"the {n} x {k} bit matrix of unary-encoded reports")
     buf = np.empty(8 * n_words, dtype=np.uint64)
     flat = buf.view(bool)
     bits = flat[:total].reshape(n, k)

@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_choice
-from .groups import UndefinedRateWarning, check_binary, check_scores, group_rates
+from .groups import UndefinedRateWarning, check_binary, check_no_missing, check_scores, group_rates
 
 __all__ = [
     "statistical_parity_difference",
@@ -69,13 +69,26 @@ def _priv_rest(
     sensitive_features: object,
     privileged: object,
     warn: tuple[str, ...] = (),
+    names: tuple[str, str] = ("y_true", "y_pred"),
 ) -> pd.DataFrame:
-    """Rates of the privileged group (index 1) and of every other row (index 0)."""
+    """Rates of the privileged group (index 1) and of every other row (index 0).
+
+    A ``privileged`` value that matches no row gives NaN rates for the group
+    with one warning naming ``privileged`` and the values present.
+    """
     a = np.asarray(sensitive_features)
     if a.ndim != 1:
         raise ValueError(f"sensitive_features must be one-dimensional, got shape {a.shape}")
+    check_no_missing(a, "sensitive_features")
     is_priv = (a == privileged).astype(np.int64)
-    return group_rates(y_true, y_pred, sensitive_features=is_priv, labels=[0, 1], warn=warn)
+    if a.size and not is_priv.any():
+        present = sorted({v.item() if isinstance(v, np.generic) else v for v in a.tolist()}, key=repr)
+        warnings.warn(f"privileged={privileged!r} matches no row of sensitive_features (values present: "
+                      f"{present[:10]!r}): the privileged group is empty; its rates are NaN",
+                      UndefinedRateWarning, stacklevel=3)
+        warn = ()
+    return group_rates(y_true, y_pred, sensitive_features=is_priv, labels=[0, 1], warn=warn,
+                       names=names)
 
 
 def _binary_groups(
@@ -85,10 +98,15 @@ def _binary_groups(
     *,
     soft: bool = False,
     warn: bool | tuple[str, ...] = True,
+    names: tuple[str, str] = ("y_true", "y_pred"),
 ) -> pd.DataFrame:
     """Rates of groups 0 and 1 of a binary sensitive attribute."""
-    a = check_binary(sensitive_features, "sensitive_features")
-    return group_rates(y_true, y_pred, sensitive_features=a, labels=[0, 1], soft=soft, warn=warn)
+    a = np.asarray(sensitive_features)
+    if a.ndim == 1:
+        check_no_missing(a, "sensitive_features")
+    a = check_binary(a, "sensitive_features")
+    return group_rates(y_true, y_pred, sensitive_features=a, labels=[0, 1], soft=soft, warn=warn,
+                       names=names)
 
 
 def _safe_div(num: float, den: float, what: str, zero_division: str) -> float:
@@ -112,7 +130,8 @@ def statistical_parity_difference(
     compare the one-hot column ``<A>_1`` against all other rows).
     """
     y_pred = check_binary(y_pred, "y_pred")
-    r = _priv_rest(y_pred, y_pred, sensitive_features, privileged, ("selection_rate",))
+    r = _priv_rest(y_pred, y_pred, sensitive_features, privileged, ("selection_rate",),
+                   names=("y_pred", "y_pred"))
     return float(r.at[1, "selection_rate"] - r.at[0, "selection_rate"])
 
 
@@ -131,7 +150,8 @@ def disparate_impact(
     """
     check_choice(zero_division, ("nan", "raise"), "zero_division")
     y_pred = check_binary(y_pred, "y_pred")
-    r = _priv_rest(y_pred, y_pred, sensitive_features, privileged, ("selection_rate",))
+    r = _priv_rest(y_pred, y_pred, sensitive_features, privileged, ("selection_rate",),
+                   names=("y_pred", "y_pred"))
     return _safe_div(r.at[0, "selection_rate"], r.at[1, "selection_rate"], "DI", zero_division)
 
 
@@ -232,19 +252,27 @@ def max_gap(rates: object, *, nan_policy: NanPolicy = "propagate") -> float:
         One rate per group.
     nan_policy : {"propagate", "omit"}
         With ``"propagate"`` an undefined (NaN) group rate makes the result NaN;
-        ``"omit"`` ignores such groups (NaN only if fewer than one group is left).
+        ``"omit"`` ignores such groups. Fewer than two groups left gives NaN with
+    an :class:`UndefinedRateWarning` (a single group is not "perfectly fair").
     """
     check_choice(nan_policy, ("propagate", "omit"), "nan_policy")
     r = np.asarray(rates, dtype=np.float64)
-    if r.size == 0:
-        return float("nan")
     if np.isnan(r).any():
         if nan_policy == "propagate":
             return float("nan")
         r = r[~np.isnan(r)]
-        if r.size == 0:
-            return float("nan")
+    if r.size < 2:
+        _warn_one_group(r.size)
+        return float("nan")
     return float(r.max() - r.min())
+
+
+def _warn_one_group(n: int) -> None:
+    """A gap between groups needs two groups with a defined rate; say so (the result is NaN)."""
+    warnings.warn(
+        f"a gap between groups needs at least two groups with a defined rate, got {n}: the result "
+        "is NaN, not 0 (an absent group is only known when labels= lists it)",
+        UndefinedRateWarning, stacklevel=4)
 
 
 def _rates(
@@ -253,9 +281,10 @@ def _rates(
     sensitive_features: object,
     labels: Sequence[object] | None,
     warn: tuple[str, ...],
+    names: tuple[str, str] = ("y_true", "y_pred"),
 ) -> pd.DataFrame:
     return group_rates(y_true, y_pred, sensitive_features=sensitive_features, labels=labels,
-                       warn=warn)
+                       warn=warn, names=names)
 
 
 def data_unfairness(
@@ -267,8 +296,11 @@ def data_unfairness(
 ) -> float:
     """ghoukasian2025 Definition 1: ``Delta = max_a |P(Y=1|A=a) / P(Y=1) - 1|``."""
     check_choice(nan_policy, ("propagate", "omit"), "nan_policy")
-    r = _rates(y, y, sensitive_features, labels, ("base_rate",))
-    p1 = float(np.mean(check_binary(y, "y"))) if len(r) else float("nan")
+    r = _rates(y, y, sensitive_features, labels, ("base_rate",), names=("y", "y"))
+    if len(r) < 2:
+        _warn_one_group(len(r))
+        return float("nan")
+    p1 = float(np.mean(check_binary(y, "y")))
     if p1 == 0:
         warnings.warn("data_unfairness is undefined (P(Y=1) = 0); set to NaN",
                       UndefinedRateWarning, stacklevel=2)
@@ -289,7 +321,7 @@ def data_unfairness_pairwise(
     nan_policy: NanPolicy = "propagate",
 ) -> float:
     """ghoukasian2025 Definition 2: ``Delta' = max_{a,a'} |P(Y=1|a) - P(Y=1|a')|``."""
-    r = _rates(y, y, sensitive_features, labels, ("base_rate",))
+    r = _rates(y, y, sensitive_features, labels, ("base_rate",), names=("y", "y"))
     return max_gap(r["base_rate"], nan_policy=nan_policy)
 
 
@@ -305,7 +337,7 @@ def max_gap_statistical_parity(
     Equals fairlearn's ``demographic_parity_difference(method="between_groups")``.
     """
     y_pred = check_binary(y_pred, "y_pred")
-    r = _rates(y_pred, y_pred, sensitive_features, labels, ("selection_rate",))
+    r = _rates(y_pred, y_pred, sensitive_features, labels, ("selection_rate",), names=("y_pred", "y_pred"))
     return max_gap(r["selection_rate"], nan_policy=nan_policy)
 
 
@@ -328,7 +360,8 @@ def _pairwise_meo(tpr: np.ndarray, fpr: np.ndarray, nan_policy: NanPolicy) -> fl
         if nan_policy == "propagate":
             return float("nan")
         tpr, fpr = tpr[ok], fpr[ok]
-    if tpr.size == 0:
+    if tpr.size < 2:
+        _warn_one_group(tpr.size)
         return float("nan")
     gaps = 0.5 * (np.abs(tpr[:, None] - tpr[None, :]) + np.abs(fpr[:, None] - fpr[None, :]))
     return float(gaps.max())
@@ -408,7 +441,7 @@ def soft_statistical_parity(
     """
     s = check_scores(scores, "scores")
     r = _binary_groups(np.zeros(s.shape[0], dtype=np.int64), s, sensitive_features, soft=True,
-                       warn=False)
+                       warn=False, names=("scores", "scores"))
     sp1, sp0 = r.at[1, "selection_rate"], r.at[0, "selection_rate"]
     for group, value in ((1, sp1), (0, sp0)):
         if np.isnan(value):
@@ -425,7 +458,8 @@ def soft_equal_opportunity(
 
     ``absolute=True`` gives ``|EO|``.
     """
-    r = _binary_groups(y_true, scores, sensitive_features, soft=True, warn=("tpr",))
+    r = _binary_groups(y_true, scores, sensitive_features, soft=True, warn=("tpr",),
+                       names=("y_true", "scores"))
     value = float(r.at[1, "tpr"] - r.at[0, "tpr"])
     return abs(value) if absolute else value
 
@@ -435,7 +469,7 @@ def hamman2023_metrics(
 ) -> dict[str, float]:
     """``SP, EO, |SP|, |EO|`` of a soft classifier (hamman2023 Definitions 2.1-2.2)."""
     r = _binary_groups(y_true, scores, sensitive_features, soft=True,
-                       warn=("selection_rate", "tpr"))
+                       warn=("selection_rate", "tpr"), names=("y_true", "scores"))
     sp = float(r.at[1, "selection_rate"] - r.at[0, "selection_rate"])
     eo = float(r.at[1, "tpr"] - r.at[0, "tpr"])
     return {"soft_SP": sp, "soft_EO": eo, "abs_soft_SP": abs(sp), "abs_soft_EO": abs(eo)}
@@ -445,7 +479,8 @@ def hamman2023_metrics(
 def risk_difference(y_pred: object, *, sensitive_features: object) -> float:
     """xu2019 Eq. 9: ``RD = |P(Yhat=1 | S=1) - P(Yhat=1 | S=0)|`` (binary S)."""
     y_pred = check_binary(y_pred, "y_pred")
-    r = _binary_groups(y_pred, y_pred, sensitive_features, warn=("selection_rate",))
+    r = _binary_groups(y_pred, y_pred, sensitive_features, warn=("selection_rate",),
+                       names=("y_pred", "y_pred"))
     return float(abs(r.at[1, "selection_rate"] - r.at[0, "selection_rate"]))
 
 

@@ -12,6 +12,9 @@ a group with no predicted positives for PPV) is undefined: it is returned as
 the rate. Nothing is silently replaced by 0; where an authors' code did that
 (makhlouf2024's ``precision_score`` returns 0), the paper-specific functions
 in :mod:`ldpfair.metrics.fairness` offer the convention as an option.
+
+A missing group label (``NaN``, ``None``, ``pd.NA``) is refused with a
+ValueError: it is neither a group of its own nor part of "the rest".
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ __all__ = [
     "RATE_COLUMNS",
     "check_binary",
     "check_scores",
+    "check_no_missing",
     "encode_groups",
     "group_rates",
 ]
@@ -92,6 +96,24 @@ def check_scores(values: object, name: str) -> np.ndarray:
     return arr
 
 
+def check_no_missing(values: np.ndarray, name: str) -> None:
+    """Refuse missing group labels (NaN, None, pd.NA, NaT) in a 1-D array, naming ``name``.
+
+    Raises
+    ------
+    ValueError
+        With the number of missing entries and the first position.
+    """
+    if values.dtype.kind in "biuUS":
+        return
+    missing = np.asarray(pd.isna(values), dtype=bool)
+    if missing.any():
+        first = int(np.flatnonzero(missing)[0])
+        raise ValueError(
+            f"{name} holds {int(missing.sum())} missing value(s) (NaN or None), the first at "
+            f"position {first}: a missing attribute is not a group; drop or impute those rows first")
+
+
 def encode_groups(
     groups: object, labels: Sequence[object] | None = None, name: str = "sensitive_features"
 ) -> tuple[np.ndarray, list[object]]:
@@ -118,6 +140,7 @@ def encode_groups(
     arr = np.asarray(groups)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+    check_no_missing(arr, name)
     if labels is None:
         uniq, codes = np.unique(arr, return_inverse=True)
         return codes.astype(np.int64), [_plain(u) for u in uniq]
@@ -153,6 +176,7 @@ def group_rates(
     labels: Sequence[object] | None = None,
     soft: bool = False,
     warn: bool | Sequence[str] = True,
+    names: tuple[str, str] = ("y_true", "y_pred"),
 ) -> pd.DataFrame:
     """Per-group size, base rate, selection rate, TPR, FPR, accuracy and PPV.
 
@@ -177,6 +201,8 @@ def group_rates(
     warn : bool or sequence of str
         Emit an :class:`UndefinedRateWarning` for every undefined rate (or only
         for the rates named; an empty group is always reported when warning).
+    names : (str, str)
+        How the caller named ``y_true`` and ``y_pred`` (used in error messages).
 
     Returns
     -------
@@ -193,13 +219,14 @@ def group_rates(
     0      2      1      1        0.5             0.5  1.0  0.0       1.0  1.0
     1      2      1      1        0.5             0.0  0.0  0.0       0.5  NaN
     """
-    y = check_binary(y_true, "y_true")
-    h = check_scores(y_pred, "y_pred") if soft else check_binary(y_pred, "y_pred").astype(float)
+    y_name, p_name = names
+    y = check_binary(y_true, y_name)
+    h = check_scores(y_pred, p_name) if soft else check_binary(y_pred, p_name).astype(float)
     if h.shape != y.shape:
-        raise ValueError(f"y_pred has {h.shape[0]} entries but y_true has {y.shape[0]}")
+        raise ValueError(f"{p_name} has {h.shape[0]} entries but {y_name} has {y.shape[0]}")
     codes, labs = encode_groups(sensitive_features, labels)
     if codes.shape != y.shape:
-        raise ValueError(f"sensitive_features has {codes.shape[0]} entries but y_true has {y.shape[0]}")
+        raise ValueError(f"sensitive_features has {codes.shape[0]} entries but {y_name} has {y.shape[0]}")
     g = len(labs)
     yf = y.astype(np.float64)
     n = np.bincount(codes, minlength=g).astype(np.float64)

@@ -12,7 +12,9 @@ imports them. A paper module exposes
 
 This package finds those declarations so that CI can check that the committed
 results are reproduced exactly by a fresh recomputation of a few cells
-(``ldpfair results verify``), and report their coverage (``ldpfair results status``).
+(``ldpfair results verify``), report their coverage (``ldpfair results status``),
+and record the checksum of results files written before checksums existed
+(``ldpfair results stamp``).
 """
 
 from __future__ import annotations
@@ -26,16 +28,22 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["PAPERS", "module", "declared", "results", "status", "verify"]
+__all__ = ["PAPERS", "module", "declared", "results", "status", "verify", "stamp"]
 
 #: The five papers of the book, in the order of the book.
 PAPERS: tuple[str, ...] = ("arcolezi2023", "makhlouf2024", "ghoukasian2025", "hamman2023", "xu2019", "synthesis")  # noqa: E501
 
 
+def _check_paper(paper: str) -> None:
+    from .._validation import did_you_mean
+
+    if paper not in PAPERS:
+        raise ValueError(f"unknown paper {paper!r}{did_you_mean(paper, PAPERS)}; valid: {', '.join(PAPERS)}")
+
+
 def module(paper: str) -> ModuleType | None:
     """Return ``ldpfair.papers.<paper>``, or ``None`` if that paper has no declarations yet."""
-    if paper not in PAPERS:
-        raise ValueError(f"unknown paper {paper!r}; valid: {', '.join(PAPERS)}")
+    _check_paper(paper)
     name = f"{__name__}.{paper}"
     try:
         return importlib.import_module(name)
@@ -92,8 +100,7 @@ def results(
     from ..experiments import run_profile
     from ..experiments.notebooks import results_dir
 
-    if paper not in PAPERS:
-        raise ValueError(f"unknown paper {paper!r}; valid: {', '.join(PAPERS)}")
+    _check_paper(paper)
     if cache is None:
         cache = os.environ.get("LDPFAIR_CACHE") or Path(__file__).resolve().parents[2] / ".ldpfair_cache"
     out = {}
@@ -122,24 +129,86 @@ def status(paper: str | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["paper", "results", "present", "total", "file"])
 
 
-def verify(paper: str | None = None, *, n_cells: int = 2, n_jobs: int | None = 1) -> pd.DataFrame:
-    """Recompute ``n_cells`` committed cells of every declared paper experiment; require equality.
+def verify(
+    paper: str | None = None,
+    *,
+    n_cells: int = 2,
+    n_jobs: int | None = 1,
+    seed: int | None = None,
+    all_cells: bool = False,
+) -> pd.DataFrame:
+    """Check every declared paper experiment's committed results; recompute a sample of cells.
 
-    Experiments with no committed results are skipped (and listed with ``checked = 0``).
+    Each results file must match its recorded checksum, cover its grid exactly
+    (every task once, no foreign rows), and reproduce bit for bit on the
+    recomputed cells: at least ``n_cells`` per experiment and one per method
+    (see :func:`ldpfair.experiments.verify_results`), drawn with ``seed``
+    (default: a fresh one), or every cell with ``all_cells``. Experiments with
+    no committed file are listed with ``checked = 0`` and are not a failure.
+    Every experiment is checked even after a failure.
 
-    Raises
-    ------
-    AssertionError
-        If any recomputed value differs from the committed one.
+    Returns
+    -------
+    pandas.DataFrame
+        ``paper, results, present, total, checked, problems``; ``attrs["problems"]``
+        holds one line per problem and ``attrs["seed"]`` the sample seed.
     """
-    from ..experiments import load_results, verify_results
+    from .._validation import check_count, check_n_jobs
+    from ..experiments.results import (
+        ResultsIntegrityError,
+        VerificationError,
+        load_results,
+        new_seed,
+        results_paths,
+        verify_results,
+    )
+
+    n_cells = check_count(n_cells, "n_cells", minimum=1)
+    n_jobs = check_n_jobs(n_jobs)
+    seed = new_seed() if seed is None else check_count(seed, "seed", minimum=0)
+    rows, problems = [], []
+    for p, name, grid, path in declared("paper", paper):
+        row = {"paper": p, "results": name, "present": 0, "total": len(grid.tasks()), "checked": 0,
+               "problems": 0}
+        if results_paths(path)[0].exists():
+            try:
+                _, cov = load_results(grid, path)
+                row["present"] = cov["present"]
+                fresh = verify_results(grid, path, n_cells=n_cells, seed=seed, n_jobs=n_jobs,
+                                       all_cells=all_cells)
+                row["checked"] = len(fresh)
+            except ResultsIntegrityError as exc:
+                problems.append(str(exc))
+                row["problems"] = 1
+            except VerificationError as exc:
+                problems.extend(exc.problems)
+                row["problems"] = len(exc.problems)
+        rows.append(row)
+    table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "checked", "problems"])
+    table.attrs["problems"] = problems
+    table.attrs["seed"] = seed
+    return table
+
+
+def stamp(paper: str | None = None) -> pd.DataFrame:
+    """Record the sha256 and row count of every committed results file in its ``.meta.json``.
+
+    Maintenance for files written by the engine before checksums existed, or
+    merged from another branch (the stamp trusts the file as it is: never run
+    it after editing a results file). Stamps every ``results/<paper>/*.csv.gz``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``paper, file, n_rows, sha256`` of each stamped file.
+    """
+    from ..experiments.notebooks import results_dir
+    from ..experiments.results import stamp_results
 
     rows = []
-    for p, name, grid, path in declared("paper", paper):
-        _, cov = load_results(grid, path)
-        checked = 0
-        if cov["present"]:
-            fresh = verify_results(grid, path, n_cells=n_cells, n_jobs=n_jobs)
-            checked = len(fresh)
-        rows.append({"paper": p, "results": name, "present": cov["present"], "checked": checked})
-    return pd.DataFrame(rows, columns=["paper", "results", "present", "checked"])
+    for p in PAPERS if paper is None else (paper,):
+        _check_paper(p)
+        for csv in sorted(results_dir(p).glob("*.csv.gz")):
+            st = stamp_results(csv)
+            rows.append({"paper": p, "file": str(csv), "n_rows": st["n_rows"], "sha256": st["sha256"]})
+    return pd.DataFrame(rows, columns=["paper", "file", "n_rows", "sha256"])

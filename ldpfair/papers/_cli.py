@@ -1,11 +1,49 @@
-"""``ldpfair results``: status and verification of the committed paper-profile results."""
+"""``ldpfair results``: status, verification and checksum stamping of the committed results."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
-from . import PAPERS, status, verify
+from . import PAPERS, stamp, status, verify
+
+
+def positive_int(text: str) -> int:
+    """Argument type: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+    return value
+
+
+def seed_int(text: str) -> int:
+    """Argument type: an integer >= 0 (a sample seed)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
+    return value
+
+
+def n_jobs_int(text: str) -> int:
+    """Argument type: a joblib worker count (see :func:`ldpfair._validation.check_n_jobs`)."""
+    from .._validation import check_n_jobs
+
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    try:
+        check_n_jobs(value, "--n-jobs")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc).replace("--n-jobs must be ", "expected ")) from None
+    return value
 
 
 def _status(args: argparse.Namespace) -> int:
@@ -18,29 +56,66 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    table = verify(args.paper, n_cells=args.cells, n_jobs=args.n_jobs)
+    table = verify(args.paper, n_cells=args.cells, n_jobs=args.n_jobs, seed=args.seed,
+                   all_cells=args.all)
+    seed = table.attrs["seed"]
+    what = "every committed cell" if args.all else f"sample seed {seed} (reproduce with --seed {seed})"
     if table.empty:
         print("no paper declares committed experiments yet: nothing to verify")
         return 0
     print(table.to_string(index=False))
-    print(f"verified {int(table['checked'].sum())} recomputed cells: identical to the committed results")
+    problems = table.attrs["problems"]
+    if problems:
+        for line in problems:
+            print(f"ldpfair results: error: {line}", file=sys.stderr)
+        print(f"ldpfair results: error: {len(problems)} problem(s) in the committed results "
+              f"({what})", file=sys.stderr)
+        return 1
+    print(f"verified {int(table['checked'].sum())} recomputed cells ({what}): checksums, coverage "
+          "and values identical to the committed results")
+    return 0
+
+
+def _stamp(args: argparse.Namespace) -> int:
+    table = stamp(args.paper)
+    for row in table.itertuples():
+        print(f"{row.file}: {row.n_rows} rows, sha256 {row.sha256}")
+    print(f"stamped {len(table)} results files")
     return 0
 
 
 def add_subcommand(subparsers: Any) -> None:
-    """Register ``ldpfair results status|verify``."""
+    """Register ``ldpfair results status|verify|stamp``."""
     parser = subparsers.add_parser(
         "results",
-        help="status and verification of the committed paper-profile results",
-        description="Coverage of the committed paper-profile results, and an exact recomputation "
-        "of a few cells of each (what CI runs).",
+        help="status, verification and checksums of the committed paper-profile results",
+        description="Coverage of the committed paper-profile results, their integrity (sha256 and "
+        "row count recorded in each .meta.json), and an exact recomputation of a sample of cells "
+        "(what CI runs).",
     )
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     st = sub.add_parser("status", help="how many cells of each declared experiment are committed")
     st.add_argument("--paper", choices=PAPERS, default=None)
     st.set_defaults(func=_status)
-    ve = sub.add_parser("verify", help="recompute a few committed cells; fail unless identical")
+    ve = sub.add_parser(
+        "verify", help="check checksums and coverage, recompute a sample of cells; fail unless identical",
+        description="Check every committed results file against its checksum, require every declared "
+        "cell exactly once, and recompute a random sample (at least --cells per experiment and one "
+        "per method) that must be bit-identical. Exit 1 with one line per problem.")
     ve.add_argument("--paper", choices=PAPERS, default=None)
-    ve.add_argument("--cells", type=int, default=2, help="cells per experiment (default 2)")
-    ve.add_argument("--n-jobs", type=int, default=1, dest="n_jobs")
+    ve.add_argument("--cells", type=positive_int, default=2,
+                    help="minimum cells recomputed per experiment (>= 1, default 2)")
+    ve.add_argument("--seed", type=seed_int, default=None,
+                    help="sample seed (default: a fresh one, printed; pass it to reproduce a failure)")
+    ve.add_argument("--all", action="store_true", help="recompute every committed cell (hours)")
+    ve.add_argument("--n-jobs", type=n_jobs_int, default=1, dest="n_jobs",
+                    help="joblib workers (default 1)")
     ve.set_defaults(func=_verify)
+    sa = sub.add_parser(
+        "stamp", help="record the sha256 and row count of results files in their .meta.json",
+        description="Maintenance: record the checksum of results files written before checksums "
+        "existed or merged from another branch (save_results stamps new files itself). The stamp "
+        "trusts each file as it is: never run it on a file edited by hand.")
+    sa.add_argument("paper", nargs="?", choices=PAPERS, default=None,
+                    help="stamp only this paper's files (default: every paper)")
+    sa.set_defaults(func=_stamp)
