@@ -191,7 +191,7 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
     return h.hexdigest()
 
 
-def _parse_csv(csv_path: Path) -> pd.DataFrame:
+def _parse_csv(csv_path: Path, require_key: bool = True) -> pd.DataFrame:
     """Parse a results ``.csv.gz`` exactly; an unreadable file is a one-line ResultsIntegrityError."""
     try:
         if int(pd.__version__.split(".")[0]) >= 3:
@@ -204,7 +204,7 @@ def _parse_csv(csv_path: Path) -> pd.DataFrame:
         raise ResultsIntegrityError(
             f"{csv_path}: not a readable gzip-compressed CSV ({type(exc).__name__}: {msg})"
         ) from None
-    if "key" not in frame.columns:
+    if require_key and "key" not in frame.columns:
         raise ResultsIntegrityError(f"{csv_path}: no 'key' column (not a results file)")
     return frame
 
@@ -221,12 +221,13 @@ def _read_meta(meta_path: Path, csv_path: Path) -> dict[str, Any]:
     return meta
 
 
-def check_results_file(path: str | os.PathLike[str]) -> pd.DataFrame:
+def check_results_file(path: str | os.PathLike[str], *, require_key: bool = True) -> pd.DataFrame:
     """Read a committed results file after checking it against its ``.meta.json``.
 
     The file's sha256 and row count must equal those recorded by
     :func:`save_results` (or :func:`stamp_results`), and every task key must
-    appear once.
+    appear once. ``require_key=False`` reads a committed summary that is not one
+    row per task (e.g. a chapter's derived table): checksum and row count only.
 
     Raises
     ------
@@ -246,11 +247,11 @@ def check_results_file(path: str | os.PathLike[str]) -> pd.DataFrame:
         raise ResultsIntegrityError(
             f"{csv_path}: sha256 {actual[:16]}... differs from {recorded[:16]}... recorded in "
             f"{meta_path.name}: the file was changed after it was written (recompute it)")
-    frame = _parse_csv(csv_path)
+    frame = _parse_csv(csv_path, require_key)
     if meta.get("n_rows") != len(frame):
         raise ResultsIntegrityError(
             f"{csv_path}: {len(frame)} rows, but {meta_path.name} records {meta.get('n_rows')!r}")
-    dup = frame["key"].duplicated()
+    dup = frame["key"].duplicated() if "key" in frame.columns else pd.Series(False, index=frame.index)
     if dup.any():
         raise ResultsIntegrityError(
             f"{csv_path}: {int(dup.sum())} duplicate task key(s), e.g. {frame['key'][dup].iloc[0][:12]}")
@@ -261,8 +262,10 @@ def stamp_results(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Record the sha256 and row count of a results file in its ``.meta.json``; return them.
 
     A maintenance step for files written by :func:`save_results` before
-    checksums existed (or merged from another branch): it trusts the file as it
-    is, so run it only on files produced by the engine, never after editing one.
+    checksums existed (or merged from another branch), and for a chapter's
+    committed summaries (files without task keys, read back with
+    ``check_results_file(..., require_key=False)``): it trusts the file as it is,
+    so run it only on files produced by code, never after editing one.
 
     Raises
     ------
@@ -273,9 +276,9 @@ def stamp_results(path: str | os.PathLike[str]) -> dict[str, Any]:
     if not csv_path.is_file():
         raise ResultsIntegrityError(f"{csv_path}: no such results file")
     meta = _read_meta(meta_path, csv_path)
-    frame = _parse_csv(csv_path)
-    dup = frame["key"].duplicated()
-    if dup.any():
+    frame = _parse_csv(csv_path, require_key=False)
+    if "key" in frame.columns and frame["key"].duplicated().any():
+        dup = frame["key"].duplicated()
         raise ResultsIntegrityError(f"{csv_path}: {int(dup.sum())} duplicate task key(s); not stamped")
     stamp = {"sha256": file_sha256(csv_path), "n_rows": len(frame)}
     if {k: meta.get(k) for k in stamp} != stamp:

@@ -30,8 +30,10 @@ import pandas as pd
 
 __all__ = ["PAPERS", "module", "declared", "results", "status", "verify", "stamp"]
 
-#: The five papers of the book, in the order of the book.
-PAPERS: tuple[str, ...] = ("arcolezi2023", "makhlouf2024", "ghoukasian2025", "hamman2023", "xu2019", "synthesis")  # noqa: E501
+#: The chapters of the book, in its order: the five papers, then the synthesis (a new result).
+PAPERS: tuple[str, ...] = (
+    "arcolezi2023", "makhlouf2024", "ghoukasian2025", "hamman2023", "xu2019", "synthesis",
+)
 
 
 def _check_paper(paper: str) -> None:

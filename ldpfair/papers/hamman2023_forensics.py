@@ -358,6 +358,7 @@ def compute(results: str | None = None, *, reps: int = 200, seed: int = 2023) ->
     from .. import __version__
     from ..experiments.cache import atomic_write_text
     from ..experiments.notebooks import results_dir
+    from ..experiments.results import stamp_results
 
     root = Path(results) if results is not None else results_dir("hamman2023")
     start = time.perf_counter()
@@ -373,15 +374,17 @@ def compute(results: str | None = None, *, reps: int = 200, seed: int = 2023) ->
                 "seed": seed, "cells": int(len(cells)), "code_version": __version__,
                 "date": datetime.now(UTC).isoformat(timespec="seconds"), "wall_time_s": round(wall, 1)}
         atomic_write_text(root / f"{name}.meta.json", json.dumps(meta, indent=2) + "\n")
+        stamp_results(root / name)  # sha256 and row count: the chapter reads it back checked
     return frames
 
 
 def load(name: str) -> pd.DataFrame:
-    """A committed forensic summary (:data:`SUMMARIES`)."""
+    """A committed forensic summary (:data:`SUMMARIES`), checked against its recorded sha256."""
     from ..experiments.notebooks import results_dir
+    from ..experiments.results import check_results_file
 
     check_choice(name, list(SUMMARIES), "name")
     path = results_dir("hamman2023") / f"{name}.csv.gz"
     if not path.exists():
         raise FileNotFoundError(f"{path} is missing: run ldpfair.papers.hamman2023_forensics.compute()")
-    return pd.read_csv(path)
+    return check_results_file(path, require_key=False)
