@@ -42,5 +42,9 @@ def test_status_and_verify_with_committed_results(fake_paper, capsys):
     df = pd.read_csv(path)
     df["x"] += 1.0
     df.to_csv(path, index=False)
-    with pytest.raises(AssertionError, match="differ"):
-        papers.verify("xu2019", n_cells=1)
+    table = papers.verify("xu2019", n_cells=1)  # an edited file: its checksum no longer matches
+    assert table.loc[0, "problems"] == 1 and "sha256" in table.attrs["problems"][0]
+    ex.stamp_results(path)  # even re-stamped, the recomputation tells
+    table = papers.verify("xu2019", n_cells=1, seed=0)
+    assert table.loc[0, "problems"] >= 1
+    assert all("column x: committed" in p for p in table.attrs["problems"])
