@@ -32,6 +32,14 @@ from ..experiments import Grid, PrivSpec, kfold
 from ..experiments.grid import DatasetSpec
 from ..forest import make_forest
 from ..models import ModelSpec
+from .makhlouf2024_figures import (
+    draw_causal_model,
+    draw_framework,
+    fig3_sources,
+    plot_fig3,
+    plot_fig4,
+    plot_thresholds,
+)
 
 __all__ = [
     "DISPARITY",
@@ -89,16 +97,17 @@ DATA: dict[str, tuple[str, dict[str, Any], str, tuple[str, ...], str]] = {
 
 #: Regenerated draws of Synthetic dataset 1 (variants of the authors' ``S1_*.csv`` files, which are
 #: the default): result name -> (result it varies, generator seed, runs). Draw 0 has the paper's 20
-#: runs; draws 1-3 have 5 runs each (enough to see which side of P(Y=1) = 0.5 each cell falls on).
+#: runs; draws 1-3 have 3 runs each (enough for the mean of each cell: the Observations are
+#: checked on means, and the run-to-run spread is known from draw 0).
 SYNTHETIC_DRAWS: dict[str, tuple[str, int, int]] = {
-    f"{base}_draw{seed}": (base, seed, 20 if seed == 0 else 5)
+    f"{base}_draw{seed}": (base, seed, 20 if seed == 0 else 3)
     for seed in range(4) for base in ("S1_0.44", "S1_0.52", "S1_0.6")
 }
 for _draw, (_base, _seed, _runs) in SYNTHETIC_DRAWS.items():
     _ds, _opts, _prot, _sens, _q = DATA[_base]
     DATA[_draw] = (_ds, {**_opts, "source": "generate", "seed": _seed}, _prot, _sens, _q)
 
-#: Runs per result in the paper profile (20, as the authors; the extra regenerated draws 5).
+#: Runs per result in the paper profile (20, as the authors; the extra regenerated draws 3).
 RUNS: dict[str, int] = {name: SYNTHETIC_DRAWS[name][2] if name in SYNTHETIC_DRAWS else 20 for name in DATA}
 
 
@@ -160,7 +169,7 @@ def build(
     ----------
     profile : {"paper", "quick"}
         "paper": the 9 epsilons, :data:`RUNS` runs (20, as the authors; the extra
-        regenerated synthetic draws 5); "quick": 1 run, epsilons 8, 1, 0.1.
+        regenerated synthetic draws 3); "quick": 1 run, epsilons 8, 1, 0.1.
     data : sequence of str, optional
         Result names (keys of :data:`DATA`); default all.
     epsilons, seeds : optional
@@ -389,229 +398,6 @@ def table1(synthetic_seed: int = 0) -> pd.DataFrame:
             "distinct rows": int(ds.frame[ds.features].drop_duplicates().shape[0]),
         })
     return pd.DataFrame(rows)
-
-
-# --------------------------------------------------------------------------- figures
-_ROWS = ("SP", "EO", "PE", "OA", "PRP")
-_MAJ, _MIN = "#D55E00", "#0072B2"  # vermillion (maj, A = 1) / blue (min, A = 0): Okabe-Ito
-
-
-def _x() -> np.ndarray:
-    return np.arange(len(EPSILONS))
-
-
-def _series(summ: pd.DataFrame, data: str, setting: str, col: str) -> np.ndarray:
-    sel = summ.loc[(summ["data"] == data) & (summ["setting"] == setting)].set_index("epsilon")
-    return np.array([sel[col].get(e, np.nan) if col in sel else np.nan for e in EPSILONS])
-
-
-def _baseline(summ: pd.DataFrame, data: str, col: str) -> float:
-    sel = summ.loc[(summ["data"] == data) & (summ["setting"] == "noLDP"), col]
-    return float(sel.iloc[0]) if len(sel) else np.nan
-
-
-def fig3_sources(family: str, mixed: bool = True) -> dict[str, dict[str, tuple[str, str]]]:
-    """Which data feed each panel of Fig. 3: ``{rate: {setting: (points, band)}}``.
-
-    ``mixed=True`` reproduces the authors' plotting notebooks (some rows take
-    another threshold's file, see the facts file); ``False`` uses τQ1 throughout.
-    """
-    q1 = {"synthetic": "S1_0.44", "compas": "compas_1", "adult": "adult_10000"}
-    if family not in q1:
-        raise ValueError(f"invalid family={family!r}; valid: {', '.join(q1)}")
-    d = q1[family]
-    src = {r: {"sLDP": (d, d), "combLDP": (d, d)} for r in _ROWS}
-    if mixed and family == "synthetic":
-        for r in ("EO", "PE", "PRP"):
-            src[r]["sLDP"] = ("S1_0.52", d)
-    if mixed and family == "compas":
-        src["OA"] = {"sLDP": ("compas_3", d), "combLDP": ("compas_3", d)}
-        src["PRP"] = {"sLDP": ("compas_3", d), "combLDP": ("compas_3", "compas_3")}
-    return src
-
-
-def _xticks(ax: Any) -> None:
-    ax.set_xticks(_x())
-    ax.set_xticklabels([f"{e:g}" for e in EPSILONS], fontsize=7)
-
-
-def plot_fig3(summ: pd.DataFrame, family: str, *, mixed: bool = True,
-              authors: pd.DataFrame | None = None) -> Any:
-    """Fig. 3 layout: 5 x 2 (rates x {sLDP, combLDP}), maj/min dots joined, grey baseline band.
-
-    Parameters
-    ----------
-    summ : pandas.DataFrame
-        :func:`summary` of our runs.
-    family : {"synthetic", "compas", "adult"}
-    mixed : bool
-        The authors' mixed-threshold rows (:func:`fig3_sources`).
-    authors : pandas.DataFrame, optional
-        :func:`summary` of the authors' runs, drawn as open markers.
-    """
-    import matplotlib.pyplot as plt
-
-    src = fig3_sources(family, mixed)
-    fig, axes = plt.subplots(5, 2, figsize=(7, 8.5), sharex="col", sharey=True)
-    x = _x()
-    for i, rate in enumerate(_ROWS):
-        for j, setting in enumerate(("sLDP", "combLDP")):
-            ax = axes[i, j]
-            pts, band = src[rate][setting]
-            lo, hi = sorted((_baseline(summ, band, f"{rate}_maj"), _baseline(summ, band, f"{rate}_min")))
-            ax.axhspan(lo, hi, color="lightgrey", alpha=0.6, lw=0)
-            ymaj = _series(summ, pts, setting, f"{rate}_maj")
-            ymin = _series(summ, pts, setting, f"{rate}_min")
-            ax.vlines(x, np.fmin(ymaj, ymin), np.fmax(ymaj, ymin), color="black", lw=0.8)
-            ax.plot(x, ymaj, "o", color=_MAJ, ms=4, label="maj (A=1)")
-            ax.plot(x, ymin, "s", color=_MIN, ms=4, alpha=0.7, label="min (A=0)")
-            if authors is not None:
-                ax.plot(x, _series(authors, pts, setting, f"{rate}_maj"), "o", mfc="none",
-                        color=_MAJ, ms=7, mew=0.8, label="authors, maj")
-                ax.plot(x, _series(authors, pts, setting, f"{rate}_min"), "s", mfc="none",
-                        color=_MIN, ms=7, mew=0.8, label="authors, min")
-            if i == 0:
-                ax.set_title(setting)
-            if j == 0:
-                ax.set_ylabel(f"{rate}\n({DISPARITY[rate]})")
-            if pts != band or pts != src["SP"]["sLDP"][0]:
-                ax.text(0.98, 0.04, pts, transform=ax.transAxes, ha="right", fontsize=6)
-            _xticks(ax)
-    axes[-1, 0].set_xlabel(r"$\varepsilon$")
-    axes[-1, 1].set_xlabel(r"$\varepsilon$")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=7, frameon=False)
-    return fig
-
-
-def plot_fig4(summ: pd.DataFrame, data: str, *, authors: pd.DataFrame | None = None) -> Any:
-    """Fig. 4 layout: 1 x 5 disparities, combLDP vs indLDP with std error bars, noLDP line."""
-    import matplotlib.pyplot as plt
-
-    from .. import style
-
-    fig, axes = plt.subplots(1, 5, figsize=(13, 2.8), sharey=True)
-    x = _x()
-    for ax, rate in zip(axes, _ROWS, strict=True):
-        d = DISPARITY[rate]
-        ax.axhline(_baseline(summ, data, d), color="black", lw=1, label="noLDP")
-        for k, setting in enumerate(("combLDP", "indLDP")):
-            c = style.color(setting)
-            ax.errorbar(x + (k - 0.5) * 0.12, _series(summ, data, setting, d),
-                        yerr=_series(summ, data, setting, f"{d}_std"), color=c,
-                        marker=style.marker(setting), ms=3, lw=1, capsize=2, label=setting)
-            if authors is not None:
-                ax.plot(x, _series(authors, data, setting, d), ls=":", color=c, lw=1.2,
-                        label=f"{setting} (authors)")
-        ax.set_title(d)
-        _xticks(ax)
-        ax.set_xlabel(r"$\varepsilon$")
-    axes[0].set_ylabel("disparity (maj - min)")
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=5, fontsize=7, frameon=False)
-    return fig
-
-
-def plot_thresholds(summ: pd.DataFrame, data: Sequence[str], *,
-                    authors: pd.DataFrame | None = None,
-                    titles: Sequence[str] = ("τQ1 (skewed to 1)", "τQ2 (balanced)", "τQ3 (skewed to 0)"),
-                    ) -> Any:
-    """Figs. 5-8 layout: 5 x 3 (rates x thresholds); solid maj, dashed min; grey baseline band."""
-    import matplotlib.pyplot as plt
-
-    from .. import style
-
-    fig, axes = plt.subplots(5, 3, figsize=(10, 12), sharex="col")
-    x = _x()
-    for j, d in enumerate(data):
-        for i, rate in enumerate(_ROWS):
-            ax = axes[i, j]
-            lo, hi = sorted((_baseline(summ, d, f"{rate}_maj"), _baseline(summ, d, f"{rate}_min")))
-            ax.axhspan(lo, hi, color="lightgrey", alpha=0.6, lw=0)
-            for setting in ("sLDP", "combLDP", "indLDP"):
-                c = style.color(setting)
-                ax.plot(x, _series(summ, d, setting, f"{rate}_maj"), "-", marker=".", color=c,
-                        label=f"{setting} maj (A=1)")
-                ax.plot(x, _series(summ, d, setting, f"{rate}_min"), "--", marker=".", color=c,
-                        alpha=0.8, label=f"{setting} min (A=0)")
-                if authors is not None:
-                    for g in ("maj", "min"):
-                        ax.plot(x, _series(authors, d, setting, f"{rate}_{g}"), ":", color=c,
-                                lw=0.8, alpha=0.7)
-            if i == 0:
-                ax.set_title(f"{titles[j]}\n{d}", fontsize=9)
-            if j == 0:
-                ax.set_ylabel(rate)
-            _xticks(ax)
-        axes[-1, j].set_xlabel(r"$\varepsilon$")
-    handles, labels = axes[0, 0].get_legend_handles_labels()
-    if authors is not None:
-        from matplotlib.lines import Line2D
-
-        handles.append(Line2D([], [], ls=":", color="grey"))
-        labels.append("authors' runs (dotted)")
-    fig.legend(handles, labels, loc="outside lower center", ncol=4, fontsize=7, frameon=False)
-    return fig
-
-
-def _box(ax: Any, xy: tuple[float, float], text: str, color: str = "#E8E8E8") -> None:
-    ax.text(*xy, text, ha="center", va="center", fontsize=8,
-            bbox={"boxstyle": "round,pad=0.4", "fc": color, "ec": "black", "lw": 0.8})
-
-
-def _arrow(ax: Any, a: tuple[float, float], b: tuple[float, float]) -> None:
-    ax.annotate("", xy=b, xytext=a, arrowprops={"arrowstyle": "->", "lw": 1.0})
-
-
-def draw_framework() -> Any:
-    """Fig. 1: users perturb their sensitive attributes with k-RR; the server trains and audits."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(8, 2.6))
-    ax.set_xlim(0, 10)
-    ax.set_ylim(0, 3)
-    ax.axis("off")
-    _box(ax, (1.0, 1.5), "users\n(A, C, M, ..., Y)")
-    _box(ax, (3.3, 2.3), "sLDP: k-RR on A", "#CCE5F4")
-    _box(ax, (3.3, 1.5), "combLDP: k-RR on\nA1 x ... x Ad", "#CCEFE6")
-    _box(ax, (3.3, 0.6), "indLDP: k-RR per Ai,\neps_i = eps k_i / sum k", "#F3DCEB")
-    _box(ax, (5.9, 1.5), "server: train\nRandom Forest\n(training folds only)")
-    _box(ax, (8.4, 1.5), "audit on original\ntest fold: SD, EOD,\nPED, OAD, PRD")
-    for y in (2.3, 1.5, 0.6):
-        _arrow(ax, (1.8, 1.5), (2.3, y))
-        _arrow(ax, (4.35, y), (5.0, 1.5))
-    _arrow(ax, (6.8, 1.5), (7.3, 1.5))
-    return fig
-
-
-def draw_causal_model() -> Any:
-    """Fig. 2: causal graph and structural equations of the synthetic data (authors' code values)."""
-    import matplotlib.pyplot as plt
-
-    fig, (ax, bx) = plt.subplots(1, 2, figsize=(8, 2.8), gridspec_kw={"width_ratios": [1, 1.4]})
-    pos = {"C": (0.5, 2.5), "A": (0.5, 1.0), "M": (2.0, 0.2), "Y": (2.8, 1.8)}
-    ax.set_xlim(0, 3.4)
-    ax.set_ylim(-0.3, 3.0)
-    ax.axis("off")
-    for k, (px, py) in pos.items():
-        ax.text(px, py, k, ha="center", va="center", fontsize=11,
-                bbox={"boxstyle": "circle,pad=0.3", "fc": "white", "ec": "black"})
-    for a, b in (("C", "A"), ("C", "Y"), ("A", "M"), ("A", "Y"), ("M", "Y")):
-        (x0, y0), (x1, y1) = pos[a], pos[b]
-        ax.annotate("", xy=(x0 + 0.82 * (x1 - x0), y0 + 0.82 * (y1 - y0)),
-                    xytext=(x0 + 0.18 * (x1 - x0), y0 + 0.18 * (y1 - y0)),
-                    arrowprops={"arrowstyle": "->", "lw": 1.2})
-    ax.set_title("(a) causal graph", fontsize=9)
-    bx.axis("off")
-    eq = (r"$C \sim \mathcal{B}(0.35)$" "\n"
-          r"$A \mid C \sim \mathcal{B}(0.55)$ if $C=0$, $\mathcal{B}(0.75)$ if $C=1$" "\n"
-          r"$M \mid A \sim \mathcal{M}(0.5, 0.4, 0.1)$ if $A=0$," "\n"
-          r"$\qquad\mathcal{M}(0.35, 0.4, 0.25)$ if $A=1$ (code; paper swaps)" "\n"
-          r"$Y = 0.75\,A + 0.6\,M + 0.5\,C + U_Y,\ U_Y \sim \mathcal{N}(0,1)$" "\n"
-          r"Synthetic 2: $-0.75\,A$ (A = 0 privileged)")
-    bx.text(0.0, 0.5, eq, va="center", fontsize=8.5)
-    bx.set_title("(b) structural equations", fontsize=9)
-    return fig
 
 
 # --------------------------------------------------------------------------- claims
