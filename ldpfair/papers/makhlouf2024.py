@@ -346,24 +346,21 @@ def paper_numbers() -> pd.DataFrame:
 
 
 def quoted_numbers(runs: pd.DataFrame, authors: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The paper's quoted numbers next to ours (mean, t-interval, diff, agrees; tolerance 0.005)."""
-    from ..reporting import summarise
+    """The paper's quoted numbers next to ours (:func:`ldpfair.verdicts.compare_welch`).
 
-    pn = paper_numbers()
+    Our mean's Student-t 95% interval plus the printed precision (two decimals: 0.005;
+    the "0" of Obs1 is read as 0.00, the stricter reading) decides ``agrees``.
+    """
+    from ..verdicts import compare_welch
+
     rows = []
-    for r in pn.itertuples(index=False):
+    for r in paper_numbers().itertuples(index=False):
         sel = runs.loc[(runs["data"] == r.data) & (runs["setting"] == r.setting)
-                       & np.isclose(runs["epsilon"], r.epsilon)]
+                       & np.isclose(runs["epsilon"], r.epsilon), r.metric]
+        c = compare_welch(sel, r.paper, decimals=2)
         row = {"claim": r.claim, "data": r.data, "setting": r.setting, "epsilon": r.epsilon,
-               "metric": r.metric, "paper": r.paper}
-        if len(sel):
-            s = summarise(sel.assign(k=0), "k", r.metric).iloc[0]
-            row.update({"ours": s[f"{r.metric}_mean"], "ours ±": s[f"{r.metric}_ci"],
-                        "diff": s[f"{r.metric}_mean"] - r.paper})
-            ci = 0.0 if not np.isfinite(s[f"{r.metric}_ci"]) else s[f"{r.metric}_ci"]
-            row["agrees"] = bool(abs(row["diff"]) <= ci + 0.005)
-        else:
-            row.update({"ours": np.nan, "ours ±": np.nan, "diff": np.nan, "agrees": False})
+               "metric": r.metric, "paper": r.paper, "ours": c["ours"], "ours ±": c["halfwidth"],
+               "diff": c["diff"], "agrees": c["agrees"]}
         if authors is not None:
             a = authors.loc[(authors["data"] == r.data) & (authors["setting"] == r.setting)
                             & np.isclose(authors["epsilon"], r.epsilon), r.metric]
@@ -373,14 +370,17 @@ def quoted_numbers(runs: pd.DataFrame, authors: pd.DataFrame | None = None) -> p
 
 
 # --------------------------------------------------------------------------- Table 1
-def table1(synthetic_seed: int = 0) -> pd.DataFrame:
-    """Table 1 computed from the data: size, attributes, thresholds and outcome rates per group."""
+def table1(synthetic_seed: int = 0, synthetic_source: str = "authors") -> pd.DataFrame:
+    """Table 1 computed from the data: size, attributes, thresholds and outcome rates per group.
+
+    ``synthetic_seed`` and ``synthetic_source`` are those of :func:`dataset_spec`.
+    """
     from ..datasets import load
 
     rows = []
     for name in ("S1_0.44", "S1_0.52", "S1_0.6", "S2_Q1", "S2_Q2", "S2_Q3",
                  "compas_1", "compas_3", "compas_5", "adult_10000", "adult_27260", "adult_50000"):
-        spec = dataset_spec(name, synthetic_seed)
+        spec = dataset_spec(name, synthetic_seed, synthetic_source)
         ds = load(spec.name, **spec.options)
         _, _, protected, sensitive, q = DATA[name]
         y = ds.y
@@ -563,17 +563,20 @@ def _claims(summ: pd.DataFrame) -> list[Any]:
 
 # --------------------------------------------------------------------------- chapter results
 def results(profile: str = "paper", *, faithful: bool = True, synthetic_seed: int = 0,
+            synthetic_source: str = "authors", data: Sequence[str] | None = None,
             n_jobs: int | None = 1) -> tuple[pd.DataFrame | None, pd.DataFrame]:
     """Per-run aggregates and their summary for ``profile``, as the chapter shows them.
 
     ``"paper"`` reads the committed results; ``"quick"`` computes. Returns
     ``(runs, summary)``: :func:`aggregate_runs` of the tidy per-fold results (``None``
-    when nothing is present) and :func:`summary` of those runs.
+    when nothing is present) and :func:`summary` of those runs. ``data`` selects
+    result names (default: those of :func:`build`); the other parameters are
+    those of :func:`build`.
     """
     from .. import papers
 
-    res = papers.results("makhlouf2024", build(profile, synthetic_seed=synthetic_seed), profile,
-                         n_jobs=n_jobs)
+    grids = build(profile, data=data, synthetic_seed=synthetic_seed, synthetic_source=synthetic_source)
+    res = papers.results("makhlouf2024", grids, profile, n_jobs=n_jobs)
     present = [v for v in res.values() if len(v)]
     if not present:
         return None, pd.DataFrame(columns=["data", "setting", "epsilon"])
@@ -582,50 +585,17 @@ def results(profile: str = "paper", *, faithful: bool = True, synthetic_seed: in
 
 
 def committed_claims(faithful: bool = True) -> list[Any]:
-    """The claims checked on the committed paper-profile results (for the scoreboard)."""
-    return claims(results("paper", faithful=faithful)[1])
+    """The claims checked on the committed paper-profile results, with their ledger causes."""
+    from .makhlouf2024_scoring import committed_claims as _committed
 
-
-# --------------------------------------------------------------------------- scoreboard
-#: Figures compared with the authors' per-run results: (item, label, result names, settings).
-_SCOREBOARD_FIGURES: tuple[tuple[str, str, tuple[str, ...], tuple[str, ...]], ...] = (
-    ("Figure 3", "fig-makhlouf2024-3a", ("S1_0.44", "compas_1", "adult_10000"), ("sLDP", "combLDP")),
-    ("Figure 4", "fig-makhlouf2024-4a", ("S1_0.52", "compas_3", "adult_27260"), ("combLDP", "indLDP")),
-    ("Figure 5", "fig-makhlouf2024-5", ("adult_10000", "adult_27260", "adult_50000"),
-     ("sLDP", "combLDP", "indLDP")),
-    ("Figure 7", "fig-makhlouf2024-7", ("S1_0.44", "S1_0.52", "S1_0.6"), ("sLDP", "combLDP", "indLDP")),
-    ("Figure 8", "fig-makhlouf2024-8", ("compas_1", "compas_3", "compas_5"), ("sLDP", "combLDP", "indLDP")),
-)
-#: Share of (data, setting, epsilon, metric) cells within the Welch 95% interval of the authors'
-#: runs that counts as agreement: about 95% of cells agree when two samples share a distribution.
-SCOREBOARD_SHARES: tuple[float, float] = (0.9, 0.5)
+    return _committed(faithful)
 
 
 def scoreboard() -> pd.DataFrame:
-    """Status of Figs. 3-5, 7-8, computed from the committed results (book scoreboard).
+    """Every target item of the paper, judged by :mod:`ldpfair.verdicts` (book scoreboard).
 
-    Each figure is compared cell by cell with the authors' per-run results of the
-    files it plots (:func:`agreement_with_authors`, the faithful aggregation, every
-    disparity and accuracy): "reproduced" when at least 90% of its cells agree within
-    the Welch 95% interval, "partly" when at least 50% do. Fig. 6 (Synthetic 2) has no
-    published numbers or authors' results, so it is not scored.
+    See :func:`ldpfair.papers.makhlouf2024_scoring.scoreboard`.
     """
-    from ..scoreboard import item_status
+    from .makhlouf2024_scoring import scoreboard as _scoreboard
 
-    runs, _ = results("paper")
-    rows = []
-    for item, label, data, settings in _SCOREBOARD_FIGURES:
-        present = 0 if runs is None else int(runs["data"].isin(data).sum())
-        checks: dict[str, bool] = {}
-        evidence = "no committed results"
-        if present:
-            ours = runs[runs["data"].isin(data) & runs["setting"].isin(settings)]
-            agree = agreement_with_authors(ours, authors_runs(list(data)))
-            share = float(agree["agrees"].mean())
-            hi, lo = SCOREBOARD_SHARES
-            checks = {f">= {hi:.0%} of cells agree": share >= hi, f">= {lo:.0%} of cells agree": share >= lo}
-            evidence = (f"{share:.0%} of {len(agree)} (data, setting, epsilon, metric) cells within the "
-                        "Welch 95% interval of the authors' runs")
-        rows.append({"item": item, "label": label, "status": item_status(checks, present=present),
-                     "evidence": evidence})
-    return pd.DataFrame(rows)
+    return _scoreboard()

@@ -197,7 +197,8 @@ def plot_fig4(summ: pd.DataFrame, data: str, *, authors: pd.DataFrame | None = N
                         label=f"{setting} (authors)")
         ax.set_title(d, fontsize=10)
         _xticks(ax, rotate=True)
-    for ax in axes[1, :2]:
+    axes[0, 2].tick_params(labelbottom=True)  # no panel below it
+    for ax in (axes[1, 0], axes[1, 1], axes[0, 2]):
         ax.set_xlabel(r"$\varepsilon$", fontsize=9)
     axes[0, 0].set_ylabel("maj - min", fontsize=9)
     axes[1, 0].set_ylabel("maj - min", fontsize=9)
