@@ -237,3 +237,16 @@ def test_figures_text_readable_at_column_width() -> None:
     with pytest.raises(ValueError, match="column_px"):
         f.min_text_px(wide, column_px=0)
     plt.close("all")
+
+
+def test_committed_claims_carry_ledger_causes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ldpfair.papers import makhlouf2024_scoring as sc
+
+    empty = pd.DataFrame(columns=["data", "setting", "epsilon"])
+    monkeypatch.setattr(m, "results", lambda *a, **k: (None, empty))
+    claims = sc.committed_claims()
+    assert all(c.verdict == "not reproduced" for c in claims)  # no evidence: every check fails
+    with_cause = {c.id for c in claims if c.cause is not None}
+    assert with_cause == set(sc.CLAIM_CAUSES)
+    assert all(c.kind in ("paper error", "data unavailable", "explained", "unexplained")
+               for c in sc.CLAIM_CAUSES.values())
