@@ -114,12 +114,14 @@ def test_synthetic_source_default_is_authors_and_draws_keep_their_keys() -> None
     gen = m.dataset_spec("S1_0.44", synthetic_source="generate").config()
     draw0 = m.dataset_spec("S1_0.44_draw0").config()
     assert draw0 == gen and draw0["options"]["seed"] == 0  # the committed regenerated draw, same key
-    assert m.dataset_spec("S1_0.6_draw0").options["seed"] == 0
+    assert m.dataset_spec("S1_0.6_draw2").options["seed"] == 2
     assert m.dataset_spec("S2_Q1").options["source"] == "generate"  # no file of the authors
     with pytest.raises(ValueError, match="synthetic_source"):
         m.dataset_spec("S1_0.44", synthetic_source="files")
     paper = m.PROFILES["paper"]
     assert len(paper["S1_0.52"].seeds) == 20 and len(paper["S1_0.52_draw0"].seeds) == 20
+    assert len(paper["compas_corrected_1"].seeds) == 20 and len(paper["S1_0.52_draw3"].seeds) == 3
+    assert not any("_draw" in k and not k.endswith("_draw0") for k in m.PROFILES["quick"])
     assert paper["S1_0.52"].datasets[0].config() != paper["S1_0.52_draw0"].datasets[0].config()
 
 

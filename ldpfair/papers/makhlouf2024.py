@@ -97,25 +97,18 @@ DATA: dict[str, tuple[str, dict[str, Any], str, tuple[str, ...], str]] = {
 
 #: Regenerated draws of Synthetic dataset 1 (variants of the authors' ``S1_*.csv`` files, which are
 #: the default): result name -> (result it varies, generator seed, runs). Draw 0 (seed 0, the paper's
-#: 20 runs) is the data of the chapter's earlier grids. More draws are one entry each (e.g. seeds 1-3
-#: with 3 runs: the Observations are checked on means, and the run-to-run spread is known from draw 0).
+#: 20 runs) is the data of the chapter's earlier grids; draws 1-3 have 3 runs each (the Observations
+#: are checked on means, and the run-to-run spread is known from draw 0).
 SYNTHETIC_DRAWS: dict[str, tuple[str, int, int]] = {
-    f"{base}_draw{seed}": (base, seed, runs)
-    for seed, runs in ((0, 20),) for base in ("S1_0.44", "S1_0.52", "S1_0.6")
+    f"{base}_draw{seed}": (base, seed, 20 if seed == 0 else 3)
+    for seed in range(4) for base in ("S1_0.44", "S1_0.52", "S1_0.6")
 }
 for _draw, (_base, _seed, _runs) in SYNTHETIC_DRAWS.items():
     _ds, _opts, _prot, _sens, _q = DATA[_base]
     DATA[_draw] = (_ds, {**_opts, "source": "generate", "seed": _seed}, _prot, _sens, _q)
 
-#: Runs of the corrected-COMPAS grids in the paper profile (a robustness check, not a paper figure).
-CORRECTED_SEEDS = 5
-#: Runs per result in the paper profile (20, as the authors; see :data:`SYNTHETIC_DRAWS` and
-#: :data:`CORRECTED_SEEDS`).
-RUNS: dict[str, int] = {
-    name: SYNTHETIC_DRAWS[name][2] if name in SYNTHETIC_DRAWS
-    else CORRECTED_SEEDS if name.startswith("compas_corrected") else 20
-    for name in DATA
-}
+#: Runs per result in the paper profile (20, as the authors; the extra regenerated draws 3).
+RUNS: dict[str, int] = {name: SYNTHETIC_DRAWS[name][2] if name in SYNTHETIC_DRAWS else 20 for name in DATA}
 
 
 def dataset_spec(name: str, synthetic_seed: int = 0, synthetic_source: str = "authors") -> DatasetSpec:
@@ -175,8 +168,8 @@ def build(
     Parameters
     ----------
     profile : {"paper", "quick"}
-        "paper": the 9 epsilons, :data:`RUNS` runs (20, as the authors; corrected
-        COMPAS :data:`CORRECTED_SEEDS`); "quick": 1 run, epsilons 8, 1, 0.1.
+        "paper": the 9 epsilons, :data:`RUNS` runs (20, as the authors; the extra
+        regenerated synthetic draws 3); "quick": 1 run, epsilons 8, 1, 0.1.
     data : sequence of str, optional
         Result names (keys of :data:`DATA`); default all.
     epsilons, seeds : optional
