@@ -24,7 +24,7 @@ import pandas as pd
 
 from . import makhlouf2024 as mk
 
-__all__ = ["claims_over_draws", "grr_channel", "population_rates", "population_summary"]
+__all__ = ["claims_over_draws", "fig6_over_draws", "grr_channel", "population_rates", "population_summary"]
 
 _DOMAINS = {"A": 2, "C": 2, "M": 3}
 _ORDER = ("A", "C", "M")
@@ -161,3 +161,24 @@ def claims_over_draws(summ: pd.DataFrame, n_draws: int = 20,
         float(np.mean([sum(checks[d][c][k] != v for k, v in ref[c].items()) for d in draws]))
         if draws else np.nan for c in out.index]
     return out.rename_axis("claim").reset_index()
+
+
+def fig6_over_draws(n_draws: int = 20) -> pd.DataFrame:
+    """Share of regenerated Synthetic 2 draws (population forest) in which each Fig. 6 statement holds.
+
+    Returns one row per statement of :func:`~ldpfair.papers.makhlouf2024_scoring.fig6_trends`
+    (its numbers dropped from the name) with ``holds`` = the share of draws ``0 .. n_draws - 1``.
+    """
+    from ..datasets import load
+    from .makhlouf2024_scoring import fig6_trends
+
+    if isinstance(n_draws, bool) or not isinstance(n_draws, int) or n_draws < 1:
+        raise ValueError(f"invalid n_draws={n_draws!r}; valid: a positive integer")
+    tally: dict[str, list[bool]] = {}
+    for k in range(n_draws):
+        frames = {f"S2_Q{i + 1}": load("synthetic_makhlouf", quantile=q, variant=2, source="generate",
+                                       seed=k, n=100_000).frame
+                  for i, q in enumerate((0.25, 0.5, 0.75))}
+        for name, ok in fig6_trends(population_summary(frames)).items():
+            tally.setdefault(name.split(" (")[0], []).append(ok)
+    return pd.DataFrame([{"statement": k, "holds": float(np.mean(v))} for k, v in tally.items()])

@@ -356,9 +356,10 @@ ITEM_CAUSES: dict[str, verdicts.Cause] = {
     "Figure 6": verdicts.Cause(
         "data unavailable",
         "At τQ2 our Synthetic 2 loses accuracy more for A=0 under sLDP (-0.033 vs -0.000) and about "
-        "equally under combLDP (-0.122 vs -0.114), against footnote 11; 16 of 18 statements hold. The "
-        "authors published no code, data or results of Synthetic 2 (ldpfair's variant flips the sign of "
-        "A's effect), so their draw cannot be compared.", "makhlouf2024-draws"),
+        "equally under combLDP (-0.122 vs -0.114), against footnote 11 (16 of 18 statements hold); the "
+        "population forest of 20 regenerated draws fails both τQ2 accuracy statements in every draw. The "
+        "authors published no code, data or results of Synthetic 2, so whether their construction differs "
+        "from ldpfair's (the sign of A's effect flipped) cannot be checked.", "makhlouf2024-draws"),
 }
 
 
