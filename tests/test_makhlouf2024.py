@@ -275,3 +275,13 @@ def test_population_forest() -> None:
     assert flat["SP_maj"] == pytest.approx(flat["SP_min"]) and flat["SD"] == pytest.approx(0.0)
     with pytest.raises(ValueError, match="setting"):
         dr.population_rates(frame, "allLDP", 1.0)
+
+
+def test_fig6_over_draws_shares() -> None:
+    from ldpfair.papers import makhlouf2024_draws as dr
+
+    out = dr.fig6_over_draws(1)
+    assert len(out) == 18 and out["holds"].isin([0.0, 1.0]).all()
+    assert out["statement"].str.startswith(("S2_Q1", "S2_Q2", "S2_Q3")).all()
+    with pytest.raises(ValueError, match="n_draws"):
+        dr.fig6_over_draws(0)
