@@ -106,3 +106,182 @@ def test_fig3_sources_mixed_thresholds() -> None:
     assert src["PRP"]["combLDP"] == ("compas_3", "compas_3")
     assert m.fig3_sources("synthetic", mixed=False)["EO"]["sLDP"] == ("S1_0.44", "S1_0.44")
     assert m.fig3_sources("synthetic")["EO"]["sLDP"] == ("S1_0.52", "S1_0.44")
+
+
+# --------------------------------------------------------------------------- issue 23
+def test_synthetic_source_default_is_authors_and_draws_keep_their_keys() -> None:
+    assert m.dataset_spec("S1_0.44").options["source"] == "authors"
+    gen = m.dataset_spec("S1_0.44", synthetic_source="generate").config()
+    draw0 = m.dataset_spec("S1_0.44_draw0").config()
+    assert draw0 == gen and draw0["options"]["seed"] == 0  # the committed regenerated draw, same key
+    assert m.dataset_spec("S1_0.6_draw2").options["seed"] == 2
+    assert m.dataset_spec("S2_Q1").options["source"] == "generate"  # no file of the authors
+    with pytest.raises(ValueError, match="synthetic_source"):
+        m.dataset_spec("S1_0.44", synthetic_source="files")
+    paper = m.PROFILES["paper"]
+    assert len(paper["S1_0.52"].seeds) == 20 and len(paper["S1_0.52_draw0"].seeds) == 20
+    assert len(paper["compas_corrected_1"].seeds) == 20 and len(paper["S1_0.52_draw3"].seeds) == 3
+    assert not any("_draw" in k and not k.endswith("_draw0") for k in m.PROFILES["quick"])
+    assert paper["S1_0.52"].datasets[0].config() != paper["S1_0.52_draw0"].datasets[0].config()
+
+
+def _toy_runs(data: str, shift: float = 0.0, n: int = 20) -> pd.DataFrame:
+    rng = np.random.default_rng(np.random.SeedSequence(7))
+    rows = []
+    for setting, eps in [("noLDP", math.inf)] + [(s, e) for s in ("sLDP", "combLDP", "indLDP")
+                                                 for e in m.EPSILONS]:
+        for seed in range(n):
+            row = {"data": data, "setting": setting, "epsilon": eps, "seed": seed}
+            for r in m.RATES:
+                row[f"{r}_maj"] = 0.6 + 0.05 * rng.standard_normal() + shift
+                row[f"{r}_min"] = 0.3 + 0.05 * rng.standard_normal()
+            for r, d in m.DISPARITY.items():
+                row[d] = row[f"{r}_maj"] - row[f"{r}_min"]
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def test_draw_runs_swaps_synthetic_source() -> None:
+    from ldpfair.papers import makhlouf2024_scoring as sc
+
+    runs = pd.concat([_toy_runs("S1_0.44", n=2), _toy_runs("S1_0.44_draw0", shift=1.0, n=2),
+                      _toy_runs("compas_1", n=2)], ignore_index=True)
+    base = sc.draw_runs(runs, None)
+    assert set(base["data"]) == {"S1_0.44", "compas_1"} and base["SP_maj"].max() < 1.0
+    d0 = sc.draw_runs(runs, 0)
+    assert set(d0["data"]) == {"S1_0.44", "compas_1"}
+    assert d0.loc[d0["data"] == "S1_0.44", "SP_maj"].min() > 1.0  # the draw's rows, renamed
+    with pytest.raises(ValueError, match="draw"):
+        sc.draw_runs(runs, 3)
+    assert sc.available_draws(runs) == []  # draw 0 lacks S1_0.52 and S1_0.6
+
+
+def test_figure_cells_follow_the_plots() -> None:
+    from ldpfair.papers import makhlouf2024_scoring as sc
+
+    cells = {(d, s): ms for d, s, ms in sc.figure_cells("Figure 3a")}
+    assert cells[("S1_0.52", "sLDP")] == ("EO_maj", "EO_min", "PE_maj", "PE_min", "PRP_maj", "PRP_min")
+    assert ("S1_0.52", "noLDP") not in cells and len(cells[("S1_0.44", "noLDP")]) == 10
+    assert {d for d, _, _ in sc.figure_cells("Figure 3a", mixed=False)} == {"S1_0.44"}
+    assert all(ms == tuple(m.DISPARITY.values()) for _, _, ms in sc.figure_cells("Figure 4b"))
+    assert len(sc.figure_cells("Figure 7")) == 12
+    with pytest.raises(ValueError, match="item"):
+        sc.figure_cells("Figure 9")
+
+
+def test_figure_agreement_welch_detects_a_shift() -> None:
+    from ldpfair.papers import makhlouf2024_scoring as sc
+
+    theirs = _toy_runs("S1_0.52")
+    same = sc.figure_agreement(theirs, theirs, "Figure 4a")
+    assert len(same) == 5 * (1 + 2 * 9) and same["agrees"].all() and set(same["test"]) == {"welch"}
+    shifted = sc.figure_agreement(_toy_runs("S1_0.52", shift=0.2), theirs, "Figure 4a")
+    assert not shifted["agrees"].any()
+    missing = sc.figure_agreement(theirs.iloc[:0], theirs, "Figure 4a")
+    assert not missing["agrees"].any() and set(missing["test"]) == {"missing"}
+
+
+def test_fig6_trends_are_the_inverted_observations() -> None:
+    from ldpfair.papers import makhlouf2024_scoring as sc
+
+    rows = []
+    for d, sign in (("S2_Q1", 1), ("S2_Q2", 1), ("S2_Q3", -1)):
+        rows.append({"data": d, "setting": "noLDP", "epsilon": math.inf, "OA_maj": 0.8, "OA_min": 0.8,
+                     "SP_maj": 0.5, "SP_min": 0.5})
+        for s in ("sLDP", "combLDP", "indLDP"):
+            # Q1/Q2: A=1 (unprivileged) loses accuracy and gains positives; Q3: A=0 does the opposite
+            rows.append({"data": d, "setting": s, "epsilon": 0.1,
+                         "OA_maj": 0.7 if sign > 0 else 0.8, "OA_min": 0.8 if sign > 0 else 0.7,
+                         "SP_maj": 0.7 if sign > 0 else 0.5, "SP_min": 0.5 if sign > 0 else 0.3})
+    summ = pd.DataFrame(rows)
+    t = sc.fig6_trends(summ)
+    assert len(t) == 18 and all(t.values())
+    swapped = summ.rename(columns={"OA_maj": "OA_min", "OA_min": "OA_maj", "SP_maj": "SP_min",
+                                   "SP_min": "SP_maj"})
+    assert not any(sc.fig6_trends(swapped).values())
+
+
+def test_table1_comparison_uses_printed_precision() -> None:
+    from ldpfair.papers import makhlouf2024_scoring as sc
+
+    t1 = pd.DataFrame({"result": ["S1_0.52", "compas_3", "adult_27260"], "n": [100_000, 5915, 45_849]})
+    cmp = sc.table1_comparison(t1).set_index("quantity")
+    assert cmp.loc["Synthetic n", "agrees"] and cmp.loc["Compas n", "agrees"]
+    assert not cmp.loc["Adult n", "agrees"] and cmp.loc["Adult n", "diff"] == 45_849 - 32_561
+    t1.loc[1, "n"] = 5916
+    assert not sc.table1_comparison(t1).set_index("quantity").loc["Compas n", "agrees"]
+
+
+def test_figures_text_readable_at_column_width() -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ldpfair import style
+    from ldpfair.papers import makhlouf2024_figures as f
+
+    style.use()
+    runs = pd.concat([_toy_runs(d, n=3) for d in ("S1_0.44", "S1_0.52", "S1_0.6")], ignore_index=True)
+    summ = m.summary(runs)
+    figs = {"fig1": f.draw_framework(), "fig2": f.draw_causal_model(),
+            "fig3": f.plot_fig3(summ, "synthetic", authors=summ), "fig4": f.plot_fig4(summ, "S1_0.52"),
+            "fig7": f.plot_thresholds(summ, ["S1_0.44", "S1_0.52", "S1_0.6"], authors=summ)}
+    cells = pd.DataFrame([{"variant": v, "quantile": q, "source": "generate", "draw": 0, "cell": c,
+                           "p": 0.5} for v in (1, 2) for q in (0.25, 0.5) for c in ("0 0 0", "1 1 2")])
+    figs["cells"] = f.plot_cell_rates(cells)
+    sizes = {k: f.min_text_px(fig) for k, fig in figs.items()}
+    assert all(v >= f.MIN_TEXT_PX for v in sizes.values()), sizes
+    wide, ax = plt.subplots(figsize=(13, 2.8))  # the paper's one-row Fig. 4 layout with 7 pt ticks
+    ax.set_xticks([0, 1])
+    ax.set_xticklabels(["a", "b"], fontsize=7)
+    assert f.min_text_px(wide) < f.MIN_TEXT_PX
+    with pytest.raises(ValueError, match="column_px"):
+        f.min_text_px(wide, column_px=0)
+    plt.close("all")
+
+
+def test_committed_claims_carry_ledger_causes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ldpfair.papers import makhlouf2024_scoring as sc
+
+    empty = pd.DataFrame(columns=["data", "setting", "epsilon"])
+    monkeypatch.setattr(m, "results", lambda *a, **k: (None, empty))
+    claims = sc.committed_claims()
+    assert all(c.verdict == "not reproduced" for c in claims)  # no evidence: every check fails
+    with_cause = {c.id for c in claims if c.cause is not None}
+    assert with_cause == set(sc.CLAIM_CAUSES)
+    assert all(c.kind in ("paper error", "data unavailable", "explained", "unexplained")
+               for c in sc.CLAIM_CAUSES.values())
+
+
+def test_population_forest() -> None:
+    from ldpfair.papers import makhlouf2024_draws as dr
+
+    q = dr.grr_channel(3, 1.0)
+    assert np.allclose(q.sum(axis=1), 1) and q[0, 0] / q[0, 1] == pytest.approx(math.e)
+    with pytest.raises(ValueError, match="eps"):
+        dr.grr_channel(2, 0.0)
+    rng = np.random.default_rng(np.random.SeedSequence(3))
+    n = 20_000
+    frame = pd.DataFrame({"A": rng.integers(0, 2, n), "C": rng.integers(0, 2, n), "M": rng.integers(0, 3, n)})
+    frame["Y"] = (rng.random(n) < 0.2 + 0.5 * frame["A"] + 0.1 * frame["M"]).astype(int)
+    base = dr.population_rates(frame, "noLDP", math.inf)
+    # noLDP: the majority label per cell; A=1 cells have P(Y=1) >= 0.7, A=0 cells <= 0.4
+    assert base["SP_maj"] == pytest.approx(1.0) and base["SP_min"] == 0.0
+    assert base["SD"] == pytest.approx(1.0)
+    assert base["acc"] == pytest.approx(1 - abs(frame["Y"] - frame["A"]).mean())
+    # combLDP at tiny epsilon: every reported cell looks alike, one label for everyone
+    flat = dr.population_rates(frame, "combLDP", 0.01)
+    assert flat["SP_maj"] == pytest.approx(flat["SP_min"]) and flat["SD"] == pytest.approx(0.0)
+    with pytest.raises(ValueError, match="setting"):
+        dr.population_rates(frame, "allLDP", 1.0)
+
+
+def test_fig6_over_draws_shares() -> None:
+    from ldpfair.papers import makhlouf2024_draws as dr
+
+    out = dr.fig6_over_draws(1)
+    assert len(out) == 18 and out["holds"].isin([0.0, 1.0]).all()
+    assert out["statement"].str.startswith(("S2_Q1", "S2_Q2", "S2_Q3")).all()
+    with pytest.raises(ValueError, match="n_draws"):
+        dr.fig6_over_draws(0)
