@@ -190,7 +190,7 @@ def test_cli_where_verify_list(offline, capsys):
     assert cli.main(["data", "verify"]) == 1
     out = capsys.readouterr().out
     assert "missing" in out and "0 of 22 files ok" in out
-    assert cli.main(["data", "fetch", "uci-adult/adult.data"]) == 2
+    assert cli.main(["data", "fetch", "uci-adult/adult.data"]) == 1  # failed work, not usage
     assert "ldpfair data fetch" in capsys.readouterr().err
     assert cli.main(["data", "list", "--files"]) == 0
     out = capsys.readouterr().out

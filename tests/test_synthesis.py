@@ -206,9 +206,9 @@ def test_committed_results_reproduce_and_scoreboard_rows():
     assert present, "no committed synthesis results"
     for f in present.values():
         assert f.attrs["coverage"]["present"] == f.attrs["coverage"]["total"] == 410
-    # one committed cell recomputed bit for bit through the same code path
+    # a sample of committed cells (at least one per mechanism) recomputed bit for bit
     fresh = verify_results(syn.build("paper")["compas"], results_dir("synthesis") / "compas", n_cells=1)
-    assert len(fresh) == 1
+    assert len(fresh) >= 1
     board = syn.scoreboard()
     assert set(board["status"]) == {"new result"}
     text = (ROOT / "notebooks" / "synthesis.md").read_text()
