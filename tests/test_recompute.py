@@ -78,3 +78,14 @@ def test_recompute_fills_the_missing_cells_and_resumes(tmp_path, monkeypatch):
     pd.testing.assert_frame_equal(_values(frame)[_values(full).columns], _values(full), check_dtype=False)
     again = rc.recompute(n_jobs=1, cache=tmp_path / "cache", progress=False)
     assert again["computed"].tolist() == [0] and again["written"].tolist() == [False]
+
+
+def test_cli_dry_run_prints_the_plan(capsys):
+    from ldpfair import cli
+
+    assert cli.main(["results", "compute", "xu2019", "--experiment", "table1", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "table1" in out and "cells to compute" in out and "core-hours" in out
+    assert cli.main(["results", "compute", "xu2091", "--dry-run"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("ldpfair results: error: unknown paper")

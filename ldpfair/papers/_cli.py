@@ -84,8 +84,31 @@ def _stamp(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compute(args: argparse.Namespace) -> int:
+    from ..experiments.recompute import plan, recompute
+
+    table = plan(args.papers or None, args.experiment, force=args.force)
+    shown = table.assign(**{"s per cell": table["s per cell"].round(2),
+                            "core-hours": table["core-hours"].round(3)})
+    print(shown.to_string(index=False))
+    total = float(table["core-hours"].sum(skipna=True))
+    print(f"{int(table['to compute'].sum())} cells to compute, about {total:.2f} core-hours "
+          "(from the committed per-cell timings)")
+    if args.dry_run:
+        return 0
+    done = recompute(args.papers or None, args.experiment, n_jobs=args.n_jobs, scheduler=args.scheduler,
+                     local_cluster=args.local_cluster, force=args.force, cache=args.cache)
+    print(done.to_string(index=False))
+    return 0
+
+
+def local_cluster_int(text: str) -> int:
+    """Argument type: the number of LocalCluster workers (>= 1)."""
+    return positive_int(text)
+
+
 def add_subcommand(subparsers: Any) -> None:
-    """Register ``ldpfair results status|verify|stamp``."""
+    """Register ``ldpfair results status|verify|stamp|compute``."""
     parser = subparsers.add_parser(
         "results",
         help="status, verification and checksums of the committed paper-profile results",
@@ -119,3 +142,25 @@ def add_subcommand(subparsers: Any) -> None:
     sa.add_argument("paper", nargs="?", choices=PAPERS, default=None,
                     help="stamp only this paper's files (default: every paper)")
     sa.set_defaults(func=_stamp)
+    co = sub.add_parser(
+        "compute", help="compute the missing (or all) cells of the paper profiles and write the results",
+        description="Compute the paper-profile cells that are not committed (with --force: all of them) "
+        "through the engine's per-task cache, so an interrupted run resumes, then write each results "
+        "file atomically with its metadata and checksum. --dry-run prints the cells and the estimated "
+        "core-hours per experiment. --scheduler runs on an existing dask cluster, --local-cluster N "
+        "on a dask LocalCluster of N single-threaded workers; rows are identical on every backend.")
+    co.add_argument("papers", nargs="*", metavar="PAPER", help=f"papers (default: all; {', '.join(PAPERS)})")
+    co.add_argument("--experiment", default=None, help="only this declared experiment (e.g. table1)")
+    co.add_argument("--n-jobs", type=n_jobs_int, default=1, dest="n_jobs", help="workers (default 1)")
+    where = co.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="address of a running dask scheduler (tcp://host:8786)")
+    where.add_argument("--local-cluster", type=local_cluster_int, default=None, metavar="N",
+                       help="start a dask LocalCluster with N workers")
+    co.add_argument("--force", action="store_true",
+                    help="recompute every cell, not only the missing ones (cached cells are reused: "
+                         "point --cache at an empty folder to start from scratch)")
+    co.add_argument("--cache", default=None, help="per-task cache folder (default $LDPFAIR_CACHE or "
+                                                  ".ldpfair_cache)")
+    co.add_argument("--dry-run", action="store_true", help="print the plan, compute nothing")
+    co.set_defaults(func=_compute)
