@@ -37,14 +37,13 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from .reporting import Claim, verdict
+from .reporting import Claim
 from .verdicts import (
     CAUSES,
     ITEM_COLUMNS,
@@ -58,86 +57,26 @@ from .verdicts import (
 __all__ = [
     "STATUSES",
     "COLUMNS",
-    "cell_agrees",
-    "item_status",
-    "results_status",
-    "committed",
-    "paper_scoreboard",
-    "paper_claims",
-    "scoreboard",
+    "badge",
+    "check_complete",
     "claims_overview",
-    "summary",
+    "committed",
+    "computed",
+    "landing_summary",
+    "ledger",
+    "ledger_markdown",
+    "paper_claims",
+    "paper_scoreboard",
+    "rules_markdown",
+    "scoreboard",
     "scoreboard_markdown",
-    "published_checks",
+    "summary",
+    "verdict_box",
+    "verdict_counts",
 ]
 
 #: Required columns of a paper's ``scoreboard()``.
 COLUMNS: tuple[str, str, str] = ("item", "label", "status")
-
-def cell_agrees(
-    ours_mean: float,
-    ours_std: float,
-    ours_n: int,
-    paper_mean: float,
-    paper_std: float | None = None,
-    paper_n: int | None = None,
-    *,
-    level: float = 0.95,
-    atol: float = 0.0,
-) -> bool:
-    """Whether a published mean agrees with ours.
-
-    The difference of the means must lie within the two-sided Welch interval of
-    the difference at ``level`` (the paper's std and n when published, else only
-    ours) widened by ``atol`` (e.g. the rounding of the published numbers). NaN
-    inputs (a cell we do not have) do not agree.
-    """
-    values = [ours_mean, ours_std, paper_mean]
-    if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in values) or ours_n < 1:
-        return False
-    var = (ours_std**2) / ours_n if ours_n > 1 else 0.0
-    dof = max(ours_n - 1, 1)
-    if paper_std is not None and paper_n and not math.isnan(paper_std):
-        vp = paper_std**2 / paper_n
-        num = (var + vp) ** 2
-        den = (var**2 / max(ours_n - 1, 1)) + (vp**2 / max(paper_n - 1, 1))
-        dof = num / den if den > 0 else dof
-        var += vp
-    half = stats.t.ppf(0.5 + level / 2, dof) * math.sqrt(var)
-    return bool(abs(ours_mean - paper_mean) <= half + atol)
-
-
-def item_status(checks: Mapping[str, bool] | Iterable[bool], *, present: int | None = None,
-                total: int | None = None) -> str:
-    """Status of a figure or table: ``"not yet"`` without results, else the checks' verdict.
-
-    Parameters
-    ----------
-    checks : mapping or iterable of bool
-        The item's checks on the committed results.
-    present : int, optional
-        Number of committed result rows; 0 means "not yet".
-    total : int, optional
-        Number of rows the paper profile declares. While ``0 < present < total``
-        (a computation still in progress) the item is at best ``"partly"``
-        reproduced: a missing run counts as a failed check.
-    """
-    values = list(checks.values()) if isinstance(checks, Mapping) else list(checks)
-    if present == 0 or not values:
-        return "not yet"
-    if present is not None and total is not None and present < total:
-        values.append(False)
-    return verdict(values)
-
-
-def results_status(checks: Mapping[str, bool] | Iterable[bool], frame: pd.DataFrame) -> str:
-    """:func:`item_status` of an item drawn from one committed results frame.
-
-    ``present`` and ``total`` are read from ``frame.attrs["coverage"]`` (as
-    :func:`committed` and :func:`ldpfair.experiments.run` set it).
-    """
-    cov = frame.attrs["coverage"]
-    return item_status(checks, present=int(cov["present"]), total=int(cov["total"]))
 
 
 def committed(paper: str, name: str) -> pd.DataFrame:
@@ -560,61 +499,3 @@ def rules_markdown() -> str:
         "brute force or executable counter-example), data unavailable (what produced the numbers does not "
         "exist), unexplained (with what was tried).",
     ])
-
-
-def _as_float(x: Any) -> float:
-    try:
-        return float(x)
-    except (TypeError, ValueError):
-        return float("nan")
-
-
-def published_checks(
-    results: pd.DataFrame,
-    paper: pd.DataFrame,
-    by: Sequence[str],
-    metrics: Sequence[str],
-    *,
-    paper_n: int | None = None,
-    level: float = 0.95,
-    atol: float = 0.0,
-) -> dict[str, bool]:
-    """One check per published cell and metric: whether the published mean agrees with ours.
-
-    Parameters
-    ----------
-    results : DataFrame
-        Our tidy per-run results.
-    paper : DataFrame
-        Published values: the ``by`` columns, each metric, and optionally ``<metric>_std``.
-    by, metrics : sequence of str
-        Identifying columns and metrics.
-    paper_n : int, optional
-        Number of runs behind the published means (enables the paper's std in the interval).
-    level, atol
-        As in :func:`cell_agrees`.
-    """
-    by, metrics = list(by), list(metrics)
-    g = results.groupby(by)[metrics] if len(results) else None
-    checks: dict[str, bool] = {}
-    for row in paper.itertuples(index=False):
-        r = row._asdict()
-        key = tuple(r[c] for c in by)
-        name = ", ".join(str(k) for k in key)
-        for m in metrics:
-            ok = False
-            if g is not None:
-                vals = np.array([])
-                for k in (key, key[0]) if len(key) == 1 else (key,):
-                    try:
-                        vals = g.get_group(k)[m].to_numpy(float)
-                        break
-                    except KeyError:
-                        continue
-                vals = vals[~np.isnan(vals)]
-                if len(vals):
-                    ok = cell_agrees(float(vals.mean()), float(vals.std(ddof=1)) if len(vals) > 1 else 0.0,
-                                     len(vals), _as_float(r[m]), _as_float(r.get(f"{m}_std")),
-                                     paper_n, level=level, atol=atol)
-            checks[f"{name}: {m}"] = ok
-    return checks
