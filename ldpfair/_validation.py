@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 __all__ = [
+    "check_creatable",
     "check_epsilon",
     "check_domain_size",
     "check_values",
@@ -252,6 +253,25 @@ def check_n_jobs(n_jobs: object, name: str = "n_jobs") -> int | None:
     if n_jobs == 0 or n_jobs > 4 * cpus or n_jobs < -cpus:
         raise ValueError(f"{name} must be {valid}; got {n_jobs}")
     return int(n_jobs)
+
+
+def check_creatable(path: object, what: str) -> None:
+    """Raise one ``ValueError`` naming ``what`` unless ``path`` can be created or written.
+
+    The nearest existing ancestor of ``path`` must be a writable folder (a regular
+    file on the way, or a folder without write permission, is refused before any
+    work is done).
+    """
+    import os
+    from pathlib import Path
+
+    probe = Path(path)  # type: ignore[arg-type]
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ValueError(f"{what} {str(path)!r} cannot be created: {str(probe)!r} is a file")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise ValueError(f"{what} {str(path)!r} cannot be written: no write permission on {str(probe)!r}")
 
 
 def spawn_rngs(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-import scipy.special
+from fixtures_functional import xu_data
 
 from ldpfair.functional import (
     PFLR,
@@ -24,12 +24,7 @@ from ldpfair.functional import (
 
 
 def _data(n: int = 600, d: int = 6, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    s = rng.integers(0, 2, n)
-    X = np.clip(rng.uniform(size=(n, d)) * 0.8 + 0.2 * s[:, None] * rng.uniform(size=(n, d)), 0, 1)
-    w = rng.normal(size=d)
-    y = (rng.uniform(size=n) < scipy.special.expit(3 * (X - 0.5) @ w + s)).astype(int)
-    return X, y, s
+    return xu_data(n, d, seed, base=0.8, shift=0.2)
 
 
 def _logloss(X: np.ndarray, y: np.ndarray, w: np.ndarray) -> float:

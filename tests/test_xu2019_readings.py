@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import scipy.linalg
 import scipy.special
+from fixtures_functional import xu_data
 
 from ldpfair.functional import (
     PFLR,
@@ -26,12 +27,7 @@ from ldpfair.papers import xu2019
 
 
 def _data(n: int = 800, d: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    s = rng.integers(0, 2, n)
-    X = np.clip(rng.uniform(size=(n, d)) * 0.7 + 0.3 * s[:, None] * rng.uniform(size=(n, d)), 0, 1)
-    w = rng.normal(size=d)
-    y = (rng.uniform(size=n) < scipy.special.expit(3 * (X - 0.5) @ w + s)).astype(int)
-    return X, y, s
+    return xu_data(n, d, seed, base=0.7, shift=0.3)
 
 
 OPTIONS = [{"remedy": r, "lam2_noise": q} for r in ("trim", "zhang") for q in ("full", "upper")]

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from .._validation import check_creatable
 from .grid import RESULTS_SCHEMA_VERSION
 
 __all__ = ["Cache", "DEFAULT_CACHE", "atomic_write_text"]
@@ -94,13 +95,7 @@ class Cache:
         self.stale_after = float(stale_after)
         if self.root.exists() and not self.root.is_dir():
             raise ValueError(f"cache must be a folder, but {str(self.root)!r} is a file")
-        probe = self.root
-        while not probe.exists() and probe != probe.parent:
-            probe = probe.parent
-        if not probe.is_dir():
-            raise ValueError(f"cache {str(self.root)!r} cannot be created: {str(probe)!r} is a file")
-        if not os.access(probe, os.W_OK | os.X_OK):
-            raise ValueError(f"cache {str(self.root)!r} is not writable ({str(probe)!r})")
+        check_creatable(self.root, "cache")
 
     def __repr__(self) -> str:
         return f"Cache({str(self.root)!r})"

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .._validation import did_you_mean
+from .._validation import check_creatable, did_you_mean
 from .parameters import DECLARATIONS, build_check
 
 __all__ = [
@@ -276,14 +276,7 @@ def _check_output(out: Path) -> None:
         raise ValueError(f"output (-o) must be an .ipynb file, got {str(out)!r}")
     if out.is_dir():
         raise ValueError(f"output (-o) {str(out)!r} is a folder; give an .ipynb file path")
-    probe = out.parent
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    if not probe.is_dir():
-        raise ValueError(f"output (-o) {str(out)!r} cannot be created: {str(probe)!r} is a file")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise ValueError(f"output (-o) {str(out)!r} cannot be written: no write permission on "
-                         f"{str(probe)!r}")
+    check_creatable(out.parent, "output (-o) folder")
     if out.exists() and not os.access(out, os.W_OK):
         raise ValueError(f"output (-o) {str(out)!r} exists and is not writable")
 

@@ -9,26 +9,24 @@ from typing import Any
 from . import PAPERS, stamp, status, verify
 
 
-def positive_int(text: str) -> int:
-    """Argument type: an integer >= 1."""
+def _int_arg(text: str, minimum: int) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 1, got {value}")
+        raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {text!r}") from None
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"expected an integer >= {minimum}, got {value}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """Argument type: an integer >= 1."""
+    return _int_arg(text, 1)
 
 
 def seed_int(text: str) -> int:
     """Argument type: an integer >= 0 (a sample seed)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
-    return value
+    return _int_arg(text, 0)
 
 
 def n_jobs_int(text: str) -> int:
@@ -102,11 +100,6 @@ def _compute(args: argparse.Namespace) -> int:
     return 0
 
 
-def local_cluster_int(text: str) -> int:
-    """Argument type: the number of LocalCluster workers (>= 1)."""
-    return positive_int(text)
-
-
 def add_subcommand(subparsers: Any) -> None:
     """Register ``ldpfair results status|verify|stamp|compute``."""
     parser = subparsers.add_parser(
@@ -155,7 +148,7 @@ def add_subcommand(subparsers: Any) -> None:
     where = co.add_mutually_exclusive_group()
     where.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="address of a running dask scheduler (tcp://host:8786)")
-    where.add_argument("--local-cluster", type=local_cluster_int, default=None, metavar="N",
+    where.add_argument("--local-cluster", type=positive_int, default=None, metavar="N",
                        help="start a dask LocalCluster with N workers")
     co.add_argument("--force", action="store_true",
                     help="recompute every cell, not only the missing ones (cached cells are reused: "
