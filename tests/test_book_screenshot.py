@@ -69,7 +69,7 @@ _NOT_CONVERTED = "chapter not yet converted to ldpfair.tables"
 KNOWN: dict[str, dict[str, int]] = {
     # counted on the book built from the merged forensic chapters (they added tables of checks)
     "notebooks/makhlouf2024.html": {"raw-cell": 40},  # True in the diagram, Table 1 and quoted-number checks
-    "notebooks/ghoukasian2025.html": {"raw-cell": 17},  # NaN of the zeta table, True of the FairProjection finding
+    "notebooks/ghoukasian2025.html": {"raw-cell": 17},  # NaN (zeta table), True (FairProjection finding)
     "notebooks/hamman2023.html": {"raw-cell": 274},  # True/False of Tables 1-4 and the readings tables
     "notebooks/xu2019.html": {"raw-cell": 32},  # nan
 }
