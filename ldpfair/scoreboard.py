@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -450,10 +451,15 @@ def verdict_box(paper: str, *, board: pd.DataFrame | None = None,
     return "\n".join(lines)
 
 
+#: A sentence ends at ". " before a capital, except after an abbreviation the papers use.
+_SENTENCE_END = re.compile(r"(?<!\bFig)(?<!\bFigs)(?<!\bSec)(?<!\bEq)(?<!\bal)(?<!\bvs)(?<!\be\.g)"
+                           r"(?<!\bi\.e)(?<!\bObs)(?<!\bNo)\.\s+(?=[A-Z(])")
+
+
 def _first_sentence(text: str, limit: int = 220) -> str:
     text = str(text).strip()
-    cut = text.find(". ")
-    first = text if cut < 0 else text[: cut + 1]
+    m = _SENTENCE_END.search(text)
+    first = text if m is None else text[: m.start() + 1]
     return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
 
 
