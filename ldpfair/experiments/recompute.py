@@ -28,6 +28,8 @@ from typing import Any
 
 import pandas as pd
 
+from .._validation import check_count, check_n_jobs
+
 __all__ = ["plan", "recompute", "backend"]
 
 
@@ -115,9 +117,8 @@ def backend(*, scheduler: str | None = None, local_cluster: int | None = None) -
     if scheduler is None and local_cluster is None:
         yield "joblib processes (loky)"
         return
-    if local_cluster is not None and (isinstance(local_cluster, bool) or not isinstance(local_cluster, int)
-                                      or local_cluster < 1):
-        raise ValueError(f"local_cluster must be a positive integer, got {local_cluster!r}")
+    if local_cluster is not None:
+        check_count(local_cluster, "local_cluster")
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError as exc:  # pragma: no cover - dask is a dev dependency
@@ -177,9 +178,7 @@ def recompute(papers: Sequence[str] | None = None, experiment: str | None = None
     """
     from . import load_results, run, save_results
 
-    if n_jobs is not None and (isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0
-                               or n_jobs < -1):
-        raise ValueError(f"n_jobs must be a positive integer, -1 or None, got {n_jobs!r}")
+    check_n_jobs(n_jobs)
     if cache is None:
         cache = os.environ.get("LDPFAIR_CACHE") or Path(__file__).resolve().parents[2] / ".ldpfair_cache"
     rows = []

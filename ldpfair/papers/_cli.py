@@ -100,6 +100,11 @@ def _compute(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_n_jobs(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--n-jobs", type=n_jobs_int, default=1, dest="n_jobs",
+                        help="joblib workers (default 1)")
+
+
 def add_subcommand(subparsers: Any) -> None:
     """Register ``ldpfair results status|verify|stamp|compute``."""
     parser = subparsers.add_parser(
@@ -124,8 +129,7 @@ def add_subcommand(subparsers: Any) -> None:
     ve.add_argument("--seed", type=seed_int, default=None,
                     help="sample seed (default: a fresh one, printed; pass it to reproduce a failure)")
     ve.add_argument("--all", action="store_true", help="recompute every committed cell (hours)")
-    ve.add_argument("--n-jobs", type=n_jobs_int, default=1, dest="n_jobs",
-                    help="joblib workers (default 1)")
+    _add_n_jobs(ve)
     ve.set_defaults(func=_verify)
     sa = sub.add_parser(
         "stamp", help="record the sha256 and row count of results files in their .meta.json",
@@ -144,7 +148,7 @@ def add_subcommand(subparsers: Any) -> None:
         "on a dask LocalCluster of N single-threaded workers; rows are identical on every backend.")
     co.add_argument("papers", nargs="*", metavar="PAPER", help=f"papers (default: all; {', '.join(PAPERS)})")
     co.add_argument("--experiment", default=None, help="only this declared experiment (e.g. table1)")
-    co.add_argument("--n-jobs", type=n_jobs_int, default=1, dest="n_jobs", help="workers (default 1)")
+    _add_n_jobs(co)
     where = co.add_mutually_exclusive_group()
     where.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="address of a running dask scheduler (tcp://host:8786)")

@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .._validation import check_rng
+from .._validation import check_count, check_rng
 
 __all__ = [
     "algorithm2_sign",
@@ -49,8 +49,7 @@ def smooth_sensitivity_brute_force(n: int = 8, beta: float = 0.1) -> pd.DataFram
     """
     from ..attacks.conceal import smooth_sensitivity_sp
 
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or not 3 <= n <= 12:
-        raise ValueError(f"n must be an integer from 3 to 12, got {n!r}")
+    check_count(n, "n", minimum=3, maximum=12)
     if not (isinstance(beta, int | float) and math.isfinite(beta) and beta > 0):
         raise ValueError(f"beta must be a finite number > 0, got {beta!r}")
     vecs = np.array(list(itertools.product((0, 1), repeat=n)), dtype=np.int64)  # rows: a or h
@@ -107,11 +106,9 @@ def algorithm2_sign(n: int = 300, n0: int = 12, m: int = 120, seed: int = 0) -> 
     from ..attacks.queries import sp_queries
     from ..attacks.reveal import basis_pursuit, random_binary_models
 
-    for name, v in (("n", n), ("n0", n0), ("m", m)):
-        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < 1:
-            raise ValueError(f"{name} must be a positive integer, got {v!r}")
-    if n0 >= n:
-        raise ValueError(f"n0 must be smaller than n = {n}, got {n0}")
+    check_count(n, "n", minimum=2)
+    check_count(m, "m")
+    check_count(n0, "n0", maximum=n - 1)
     rng = check_rng(np.random.default_rng(np.random.SeedSequence(seed)))
     a = np.ones(n, dtype=np.int64)
     a[rng.choice(n, size=n0, replace=False)] = 0
