@@ -41,14 +41,18 @@ def query_weights(a: object) -> np.ndarray:
     return np.where(arr == 1, 1.0 / n1, -1.0 / n0)
 
 
-def check_predictions(H: object, n: int | None = None, name: str = "H") -> np.ndarray:  # noqa: N803
+def check_predictions(H: object, n: int | None = None, name: str = "H", *,  # noqa: N803
+                      bounded: bool = True) -> np.ndarray:
     """Return ``H`` as a 2-D float array of predictions in ``[0, 1]`` (a 1-D vector is one row).
+
+    ``bounded=False`` accepts any finite scores (the unclipped perturbed models of
+    hamman2023's Algorithm 2, whose outputs reach ``[-0.1, 1.1]``).
 
     Raises
     ------
     ValueError
         If ``H`` is not 1-D/2-D, has no row, has the wrong number of columns, holds
-        non-finite values or values outside ``[0, 1]``.
+        non-finite values or (``bounded=True``) values outside ``[0, 1]``.
     """
     arr = np.asarray(H, dtype=float)
     if arr.ndim == 1:
@@ -58,13 +62,15 @@ def check_predictions(H: object, n: int | None = None, name: str = "H") -> np.nd
                          f"{np.shape(H)}")
     if n is not None and arr.shape[1] != n:
         raise ValueError(f"{name} has {arr.shape[1]} columns; expected n = {n} (one per individual)")
-    if not np.all(np.isfinite(arr)) or arr.min(initial=0.0) < 0.0 or arr.max(initial=0.0) > 1.0:
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must hold finite predictions; got non-finite values")
+    if bounded and (arr.min(initial=0.0) < 0.0 or arr.max(initial=0.0) > 1.0):
         raise ValueError(f"{name} must hold predictions in [0, 1]; got values in "
                          f"[{np.nanmin(arr)}, {np.nanmax(arr)}]")
     return arr
 
 
-def sp_queries(H: object, a: object, *, absolute: bool = False) -> np.ndarray:  # noqa: N803
+def sp_queries(H: object, a: object, *, absolute: bool = False, bounded: bool = True) -> np.ndarray:  # noqa: N803
     """Answers ``SP_i`` (or ``|SP_i|``) of the classifiers whose predictions are the rows of ``H``.
 
     Parameters
@@ -75,13 +81,15 @@ def sp_queries(H: object, a: object, *, absolute: bool = False) -> np.ndarray:  
         Protected attribute (1 = advantaged).
     absolute : bool
         Return ``|SP_i|``.
+    bounded : bool
+        Require ``H`` in ``[0, 1]`` (``False``: any finite scores, see :func:`check_predictions`).
 
     Returns
     -------
     numpy.ndarray, shape (m,)
     """
     v = query_weights(a)
-    sp = check_predictions(H, v.shape[0]) @ v
+    sp = check_predictions(H, v.shape[0], bounded=bounded) @ v
     return np.abs(sp) if absolute else sp
 
 

@@ -163,14 +163,23 @@ def reveal_linear(H: object, sp: object) -> RevealResult:  # noqa: N803
     return RevealResult((v > 0).astype(np.int64), v, 0.0)
 
 
-def perturbed_models(h0: object, m: int, rng: object, *, width: float = 0.1) -> np.ndarray:
-    """Algorithm 2: ``m`` copies of ``h0`` plus Uniform(-width, width) noise, clipped to [0, 1]."""
+def perturbed_models(h0: object, m: int, rng: object, *, width: float = 0.1, clip: bool = True) -> np.ndarray:
+    """Algorithm 2: ``m`` copies of ``h0`` plus Uniform(-width, width) noise.
+
+    ``clip=True`` clips the outputs to ``[0, 1]`` (they stay probabilities);
+    ``clip=False`` keeps them as the paper's text describes ("we add a small
+    noise sampled from Uniform(-0.1, 0.1) to each output of the base model"),
+    in ``[-width, 1 + width]``. The draws are the same either way.
+    """
     base = check_scores(h0, "h0")
     m = _count(m, "m")
     if not 0.0 < float(width) <= 1.0:
         raise ValueError(f"width must lie in (0, 1], got {width!r}")
+    if not isinstance(clip, (bool, np.bool_)):
+        raise TypeError(f"clip must be True or False, got {clip!r}")
     gen = check_rng(rng)
-    return np.clip(base[None, :] + gen.uniform(-width, width, size=(m, base.shape[0])), 0.0, 1.0)
+    out = base[None, :] + gen.uniform(-width, width, size=(m, base.shape[0]))
+    return np.clip(out, 0.0, 1.0) if clip else out
 
 
 def random_binary_models(m: int, n: int, rng: object, *, p: float = 0.5) -> np.ndarray:
@@ -264,7 +273,7 @@ def basis_pursuit(H: object, eta: object, *, method: str = "auto", tolerance: fl
 
 
 def reveal_compressed(H: object, sp: object, n1: int, n0: int, *, method: str = "auto",  # noqa: N803
-                      tolerance: float = 0.0) -> RevealResult:
+                      tolerance: float = 0.0, bounded: bool = True) -> RevealResult:
     """Algorithm 2: compressed-sensing Attribute-Reveal.
 
     ``eta = H r - SP`` (``r = 1/N1``; the paper's ``SP - H r`` is ``-H s``),
@@ -282,8 +291,11 @@ def reveal_compressed(H: object, sp: object, n1: int, n0: int, *, method: str = 
         Group sizes, both >= 1.
     method, tolerance
         See :func:`basis_pursuit`.
+    bounded : bool
+        Require ``H`` in ``[0, 1]`` (``False``: any finite scores, e.g. unclipped
+        :func:`perturbed_models`).
     """
-    mat = check_predictions(H)
+    mat = check_predictions(H, bounded=bounded)
     answers = np.asarray(sp, dtype=float)
     if answers.shape != (mat.shape[0],):
         raise ValueError(f"sp has shape {answers.shape}; expected ({mat.shape[0]},), one answer per row of H")

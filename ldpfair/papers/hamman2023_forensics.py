@@ -42,6 +42,8 @@ __all__ = [
     "best_reading",
     "implied_scales",
     "cauchy_shift_loss",
+    "CLIP_VARIANTS",
+    "clipping_comparison",
     "SUMMARIES",
     "compute",
     "load",
@@ -336,6 +338,49 @@ def implied_scales(cells: pd.DataFrame | None = None, *, statistic: str = "media
                      "implied_scale": b, "factor": theory / b, "loss": loss,
                      "dp": bool(loss <= c["epsilon"])})
     return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- perturbed models
+#: The two readings of Algorithm 2's perturbed models: result name of Table 1 under each.
+CLIP_VARIANTS: dict[str, str] = {"unclipped (the text)": "table1", "clipped to [0, 1]": "table1_clipped"}
+
+
+def clipping_comparison(results: dict[str, pd.DataFrame] | None = None) -> dict[str, pd.DataFrame]:
+    """Table 1 under unclipped and clipped perturbed models (:data:`CLIP_VARIANTS`).
+
+    Returns
+    -------
+    dict
+        ``"noiseless"``: one row per published noiseless cell ``(n, m)`` and
+        variant, our mean leakage over every noiseless run of the cell (both
+        mechanisms' runs: without noise they differ only by their draws), the
+        paper's value and the verdict of :func:`ldpfair.verdicts.compare_welch`
+        (printed as an integer); ``"counts"``: per variant and metric, how many of
+        Table 1's published numbers agree (:func:`ldpfair.papers.hamman2023.published_comparison`).
+    """
+    from .. import verdicts
+
+    hm = _paper()
+    res = results if results is not None else hm.results("paper")
+    pub = hm.PAPER_TABLE1
+    pub0 = pub[~np.isfinite(pub["epsilon"].astype(float))].drop_duplicates(["n", "m"])
+    rows, counts = [], []
+    for variant, name in CLIP_VARIANTS.items():
+        if name not in res or not len(res[name]):
+            continue
+        frame = res[name]
+        noiseless = frame[~np.isfinite(frame["epsilon"].astype(float))]
+        for rec in pub0.itertuples(index=False):
+            runs = noiseless.loc[(noiseless["n"] == rec.n) & (noiseless["m"] == rec.m), "leakage"]
+            cmp = verdicts.compare_welch(runs.to_numpy(), float(rec.leakage), decimals=0)
+            rows.append({"variant": variant, "n": int(rec.n), "m": int(rec.m), "paper": float(rec.leakage),
+                         "ours": cmp["ours"], "halfwidth": cmp["halfwidth"], "runs": cmp["n"],
+                         "full_recovery": float((runs == 100.0).mean()), "agrees": cmp["agrees"]})
+        cmp = hm.published_comparison({**res, "table1": frame})["Table 1"]
+        for metric, sub in cmp.groupby("metric"):
+            counts.append({"variant": variant, "metric": metric, "agree": int(sub["agrees"].sum()),
+                           "of": int(len(sub))})
+    return {"noiseless": pd.DataFrame(rows), "counts": pd.DataFrame(counts)}
 
 
 # --------------------------------------------------------------------------- committed summaries
