@@ -213,10 +213,9 @@ def opt_factory_grr_utility(y: np.ndarray) -> Any:
 #: ``zeta_grr``: GRR's utility (:func:`opt_factory_grr_utility`); ``zeta_1``: zeta = 1 (the
 #: value in the authors' committed notebook).
 KARY_ZETA_VARIANTS: tuple[str, ...] = ("zeta_grr", "zeta_1")
-#: Seeds per variant: zeta = 1 (the ledger's explanation) on the paper's 20, GRR's utility on 10.
 _KARY_VARIANT_PROFILES: dict[str, dict[str, Any]] = {
-    "paper": {"figures": ("fig3", "fig4", "fig5"), "seeds": {"zeta_grr": 10, "zeta_1": 20}},
-    "quick": {"figures": ("fig4",), "seeds": {"zeta_grr": 2, "zeta_1": 2}},
+    "paper": {"figures": ("fig3", "fig4", "fig5"), "seeds": 20},
+    "quick": {"figures": ("fig4",), "seeds": 2},
 }
 
 
@@ -224,14 +223,14 @@ def build_kary_variants(profile: str = "paper", *, seeds: int | Sequence[int] | 
                         ) -> dict[str, Grid]:
     """OPT of Figs. 3-5 at the zetas of :data:`KARY_ZETA_VARIANTS`, epsilon >= 1 (where the paper's trend is).
 
-    Same data, split, model and seeds as :func:`build_lgbm` (paper profile: seeds 0-19
-    at zeta = 1, the paper's count, and 0-9 at GRR's utility), so each run pairs with
-    the committed GRR run of the same seed. ``seeds`` replaces both. Keys
-    ``<figure>_<variant>``.
+    Same data, split, model and seeds as :func:`build_lgbm` (seeds 0-19, the paper's
+    20, in the paper profile), so each run pairs with the committed GRR run of the same
+    seed. Keys ``<figure>_<variant>``.
     """
     if profile not in _KARY_VARIANT_PROFILES:
         raise ValueError(f"unknown profile {profile!r}; valid: {', '.join(_KARY_VARIANT_PROFILES)}")
     d = _KARY_VARIANT_PROFILES[profile]
+    seeds = d["seeds"] if seeds is None else seeds
     evaluation = holdout(0.2, split_random_state="seed", model_random_state="seed")
     grids = {}
     for fig in d["figures"]:
@@ -247,7 +246,7 @@ def build_kary_variants(profile: str = "paper", *, seeds: int | Sequence[int] | 
                 models=ModelSpec("lightgbm", _HYPER[ds]),
                 privatizations=[priv],
                 epsilons=tuple(e for e in spec["epsilons"] if e >= 1),
-                seeds=d["seeds"][variant] if seeds is None else seeds,
+                seeds=seeds,
                 evaluation=evaluation,
                 name=f"ghoukasian2025-{fig}-{variant}",
             )

@@ -33,8 +33,9 @@ def published_table(table: pd.DataFrame, on: Sequence[str], metrics: Sequence[st
     Returns
     -------
     DataFrame
-        The ``on`` columns, ``metric`` (human name), ``paper``, ``ours``, ``ours ±`` (95%
-        half-width), ``diff`` and ``agrees`` (missing where the paper prints no number).
+        The ``on`` columns (``"-"`` or empty becomes missing), ``metric`` (human name),
+        ``paper``, ``ours``, ``ours ±`` (95% half-width), ``diff`` and ``agrees`` (missing
+        where the paper prints no number).
     """
     on = list(on)
     rows = []
@@ -42,7 +43,8 @@ def published_table(table: pd.DataFrame, on: Sequence[str], metrics: Sequence[st
         for m in metrics:
             paper = r.get(f"{m} (paper)", np.nan)
             has = bool(pd.notna(paper))
-            rows.append({**{c: r[c] for c in on}, "metric": METRIC_LABELS.get(m, m), "paper": paper,
+            keys = {c: None if r[c] in ("-", "") else r[c] for c in on}  # no tolerance: missing
+            rows.append({**keys, "metric": METRIC_LABELS.get(m, m), "paper": paper,
                          "ours": r[f"{m} (ours)"], "ours ±": r[f"{m} ±"],
                          "diff": r.get(f"{m} diff", np.nan),
                          "agrees": bool(r[f"{m} agrees"]) if has else None})
