@@ -4,9 +4,6 @@
   of metrics over repetitions (seeds, folds, trials), per group of settings;
 - :func:`side_by_side`: our numbers next to a paper's published numbers, with the
   difference and whether the published value lies in our interval;
-- :func:`agreement`: the share of cells in which two sets of repetitions agree
-  within their combined confidence interval (used against the authors' per-run
-  results);
 - :class:`Claim` and :func:`claims_table`: each claim of a paper with the evidence
   computed from our results and a verdict derived from checks on that evidence,
   never typed by hand.
@@ -27,7 +24,6 @@ from .verdicts import VERDICTS, Cause, share_status
 __all__ = [
     "VERDICTS",
     "Claim",
-    "agreement",
     "claims_table",
     "compact",
     "side_by_side",
@@ -135,82 +131,6 @@ def side_by_side(
         agrees = (ours_m - merged[m]).abs() <= ci + tol
         out[f"{m} agrees"] = agrees.where(ours_m.notna())
     return out
-
-
-def agreement(
-    ours: pd.DataFrame,
-    theirs: pd.DataFrame,
-    on: str | Sequence[str],
-    metrics: str | Sequence[str],
-    *,
-    level: float = 0.95,
-    long: bool = False,
-) -> pd.DataFrame:
-    """Compare two sets of repetitions cell by cell (e.g. ours vs the authors' seeds).
-
-    A cell agrees on a metric when the difference of the two means lies within
-    the combined interval ``t * sqrt(s1^2/n1 + s2^2/n2)`` (Welch).
-
-    Parameters
-    ----------
-    ours, theirs : pandas.DataFrame
-        Tidy per-repetition results with the ``on`` columns and the metrics.
-    on : str or sequence of str
-        Columns identifying a cell.
-    metrics : str or sequence of str
-        Metrics to compare.
-    level : float
-        Confidence level.
-    long : bool
-        Return one row per cell and metric (columns ``metric, ours, theirs, diff,
-        halfwidth, agrees``) instead of one wide row per cell.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per cell present in both, with ``<m> ours``, ``<m> theirs``,
-        ``<m> diff``, ``<m> halfwidth`` and ``<m> agrees`` for each metric
-        (``long=False``), or the long table described under ``long``.
-    """
-    on = [on] if isinstance(on, str) else list(on)
-    metrics = [metrics] if isinstance(metrics, str) else list(metrics)
-    a = summarise(ours, on, metrics, level=level)
-    b = summarise(theirs, on, metrics, level=level)
-    m = a.merge(b, on=on, suffixes=(" ours", " theirs"))
-    out = m[on].copy()
-    for k in metrics:
-        s1, n1 = m[f"{k}_std ours"], m[f"{k}_n ours"]
-        s2, n2 = m[f"{k}_std theirs"], m[f"{k}_n theirs"]
-        v1, v2 = s1**2 / n1, s2**2 / n2
-        se = np.sqrt(v1 + v2)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            dof = (v1 + v2) ** 2 / (v1**2 / (n1 - 1) + v2**2 / (n2 - 1))
-        q = stats.t.ppf(0.5 + level / 2.0, dof.fillna(1.0).clip(lower=1.0))
-        half = q * se
-        diff = m[f"{k}_mean ours"] - m[f"{k}_mean theirs"]
-        out[f"{k} ours"] = m[f"{k}_mean ours"]
-        out[f"{k} theirs"] = m[f"{k}_mean theirs"]
-        out[f"{k} diff"] = diff
-        out[f"{k} halfwidth"] = half
-        # two identical constant columns agree; otherwise compare with the interval
-        out[f"{k} agrees"] = (diff.abs() <= half.fillna(0.0)) | (diff.abs() <= 1e-12)
-    if not long:
-        return out
-    parts = []
-    for k in metrics:
-        part = out[on].copy()
-        part["metric"] = k
-        for col in _AGREEMENT_COLUMNS:
-            part[col] = out[f"{k} {col}"].to_numpy()
-        parts.append(part)
-    if not parts:
-        return pd.DataFrame(columns=[*on, "metric", *_AGREEMENT_COLUMNS])
-    long_table = pd.concat(parts, ignore_index=True)
-    long_table["agrees"] = long_table["agrees"].astype(bool)
-    return long_table
-
-
-_AGREEMENT_COLUMNS = ("ours", "theirs", "diff", "halfwidth", "agrees")
 
 
 def verdict(checks: bool | Iterable[bool]) -> str:

@@ -85,8 +85,8 @@ def test_paper_profile_sizes():
     assert len(sweeps["table2"]) == 4 * 30
     variants = paper.build_kary_variants("paper")
     assert {k: len(g) for k, g in variants.items()} == {
-        f"{fig}_{v}": n for fig, n in (("fig3", 4 * 10), ("fig4", 5 * 10), ("fig5", 3 * 10))
-        for v in paper.KARY_ZETA_VARIANTS}  # OPT only, eps >= 1, seeds 0-9
+        f"{fig}_{v}": n * 20 for fig, n in (("fig3", 4), ("fig4", 5), ("fig5", 3))
+        for v in paper.KARY_ZETA_VARIANTS}  # OPT only, eps >= 1, the paper's 20 seeds
     assert set(paper.PROFILES["paper"]) == {*(f"fig{i}" for i in range(1, 7)), "table1", "table2", *variants}
 
 
@@ -324,3 +324,106 @@ def test_kary_zeta_table_and_cause_follow_the_variants():
     assert cause.kind == "explained" and "zeta = 1" in cause.text
     cause = paper.kary_cause(paper.kary_zeta_table(lgbm, {"fig4_zeta_grr": same}), "fig4")
     assert cause.kind == "unexplained"
+
+
+def test_kary_zeta_table_reads_each_zeta_on_its_own_seeds():
+    lgbm = {"fig4": _fake_lgbm(0.2, 0.2).assign(train_Delta_prime_Z=0.1)}
+    lgbm["fig4"] = pd.concat([lgbm["fig4"], lgbm["fig4"].assign(seed=lambda d: d["seed"] + 3)],
+                             ignore_index=True)  # six seeds
+    few = lgbm["fig4"][(lgbm["fig4"]["mechanism"] == "OPT") & (lgbm["fig4"]["seed"] < 2)]
+    rows = paper.kary_zeta_table(lgbm, {"fig4_zeta_grr": few}).set_index("zeta")
+    assert rows.loc["smallest feasible (paper)", "seeds"] == 6 and rows.loc["GRR's utility", "seeds"] == 2
+
+
+def test_quoted_number_checks_use_the_paired_interval():
+    from ldpfair.papers import ghoukasian2025_report as report
+
+    rng = np.random.default_rng(np.random.SeedSequence(5))
+
+    def runs(opt_sp: float, grr_sp: float, noise: float, n: int = 20) -> pd.DataFrame:
+        rows = []
+        for s in range(n):
+            e = noise * rng.standard_normal()
+            for mech, v in (("OPT", opt_sp), ("GRR", grr_sp)):
+                rows.append({"mechanism": mech, "epsilon": 8.0, "seed": s, "Delta_SP": v + e,
+                             "Delta_EO": v + e})
+        return pd.DataFrame(rows)
+
+    halved = runs(0.05, 0.10, 0.001)  # exactly halved, shared seed noise cancels in the pairs
+    assert all(report.quoted_number_checks({"fig2": halved})[1].values())
+    not_halved = runs(0.09, 0.10, 0.001)
+    assert not any(report.quoted_number_checks({"fig2": not_halved})[1].values())
+    # Adult: a 1 point gain is outside "at least 2%" (printed 2: half a point of precision), 3 points holds
+    one = report.quoted_number_checks({"fig1": runs(0.30, 0.31, 0.001)})[1]
+    three = report.quoted_number_checks({"fig1": runs(0.30, 0.33, 0.001)})[1]
+    assert not any(one.values()) and all(three.values()) and len(one) == 2
+
+
+def test_trial_count_evidence_recovers_the_number_of_runs():
+    from scipy import stats
+
+    from ldpfair.papers import ghoukasian2025_report as report
+
+    rng = np.random.default_rng(np.random.SeedSequence(9))
+    ours = pd.DataFrame({"dataset": "d", "method": "m", "acc": rng.normal(80.0, 2.0, 400)})
+    exp = report.implied_trials(1.0)
+    assert exp[30] == pytest.approx(np.sqrt(30) / stats.t.ppf(0.975, 29)) and exp[10] < exp[30]
+    for n in (30, 10):  # the published half-width of n runs of the same spread
+        pub = pd.DataFrame({"dataset": ["d"], "method": ["m"], "acc": [80.0],
+                            "acc_ci": [stats.t.ppf(0.975, n - 1) * 2.0 / np.sqrt(n)]})
+        _, implied = report.trial_count_evidence({"T": ours}, {"T": pub}, {"T": ["acc"]})
+        assert implied == {"T": n}
+
+
+def test_paired_gaps_and_published_table():
+    from ldpfair.papers import ghoukasian2025_report as report
+
+    opt = pd.DataFrame({"epsilon": 1.0, "seed": range(5), "Delta_SP": [0.1, 0.2, 0.3, 0.4, 0.5]})
+    grr = opt.assign(Delta_SP=opt["Delta_SP"] + [0.10, 0.12, 0.08, 0.11, 0.09])
+    g = report.paired_gaps(opt, grr, gaps=("Delta_SP",)).iloc[0]
+    assert g["OPT − GRR"] == pytest.approx(-0.1) and g["seeds"] == 5 and g["OPT below"]
+    assert g["±"] < 0.05  # the per-seed spread of the difference, not of the gaps, sets the interval
+    t = pd.DataFrame({"dataset": ["d", "d"], "method": ["OPT", "LR"], "acc (paper)": [80.0, np.nan],
+                      "acc (ours)": [80.1, 79.0], "acc ±": [0.2, 0.3], "acc diff": [0.1, np.nan],
+                      "acc agrees": [True, False]})
+    long = report.published_table(t, ["dataset", "method"], ["acc"])
+    assert long["metric"].tolist() == ["accuracy", "accuracy"]
+    assert long["agrees"].tolist() == [True, None]  # no published number: no verdict, not a failure
+    html = report.book_table(t, ["dataset", "method"], ["acc"], "c")._repr_html_()
+    assert "80.1\u00a0±\u00a00.2" in html and "nan" not in html and "None" not in html
+
+
+def test_table_agreement_paper_n_is_validated():
+    with pytest.raises(ValueError, match="paper_n"):
+        baselines.table2_agreement(pd.DataFrame(columns=["dataset", "groups", "method"]), paper_n=1)
+    with pytest.raises(TypeError, match="paper_n"):
+        baselines.table1_agreement(pd.DataFrame(), paper_n=30.0)
+
+
+def test_kary_cause_explains_misses_only_when_within_noise():
+    rng = np.random.default_rng(np.random.SeedSequence(3))
+
+    def runs(mech: str, gaps: dict[float, float], n: int = 20) -> pd.DataFrame:
+        return pd.DataFrame([{"mechanism": mech, "epsilon": e, "seed": s, "acc": 0.8,
+                              "train_Delta_prime_Z": 0.1, "Delta_SP": g + 0.02 * rng.standard_normal(),
+                              "Delta_EO": g + 0.02 * rng.standard_normal()}
+                             for e, g in gaps.items() for s in range(n)])
+
+    grr = runs("GRR", {1.0: 0.30, 8.0: 0.30})
+    lgbm = {"fig3": pd.concat([grr, runs("OPT", {1.0: 0.30, 8.0: 0.30})], ignore_index=True)}
+    # zeta = 1: at eps 1 OPT - GRR averages +0.002 with a per-seed spread of 0.02 (a miss within noise),
+    # far below GRR at eps 8
+    z = rng.standard_normal(20)
+    diff = 0.002 + 0.02 * (z - z.mean()) / z.std(ddof=1)
+    noisy = runs("OPT", {1.0: 0.30, 8.0: 0.20})
+    at1 = noisy["epsilon"] == 1.0
+    noisy.loc[at1, "Delta_SP"] = grr.loc[grr["epsilon"] == 1.0, "Delta_SP"].to_numpy() + diff
+    table = paper.kary_zeta_table(lgbm, {"fig3_zeta_1": noisy})
+    row = table.set_index("zeta").loc["1 (authors' notebook)"]
+    assert row["misses"] >= 1 and row["misses within noise"] == row["misses"]
+    assert row["below beyond noise"] == 2
+    cause = paper.kary_cause(table, "fig3")
+    assert cause.kind == "explained" and "contains zero" in cause.text
+    # OPT clearly above GRR at eps 1: a miss beyond noise stays unexplained
+    worse = noisy.assign(Delta_SP=lambda d: np.where(d["epsilon"] == 1.0, d["Delta_SP"] + 0.1, d["Delta_SP"]))
+    assert paper.kary_cause(paper.kary_zeta_table(lgbm, {"fig3_zeta_1": worse}), "fig3").kind == "unexplained"

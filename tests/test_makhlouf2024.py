@@ -181,6 +181,28 @@ def test_figure_agreement_welch_detects_a_shift() -> None:
     assert not missing["agrees"].any() and set(missing["test"]) == {"missing"}
 
 
+def test_agreement_with_authors_is_welch_over_every_authors_cell() -> None:
+    from ldpfair.papers import makhlouf2024_authors as au
+
+    assert m.agreement_with_authors is au.agreement_with_authors  # still importable from the chapter module
+    theirs = _toy_runs("compas_1")
+    noise = _toy_runs("compas_1").assign(seed=lambda d: d["seed"] + 100)
+    rng = np.random.default_rng(np.random.SeedSequence(11))
+    for col in (*m.DISPARITY.values(), "acc"):  # other draws of the same distribution
+        noise[col] = noise.get(col, 0.8) + 0.05 * rng.standard_normal(len(noise))
+        theirs[col] = theirs.get(col, 0.8) + 0.05 * rng.standard_normal(len(theirs))
+    same = au.agreement_with_authors(noise, theirs)
+    assert len(same) == 6 * (1 + 3 * len(m.EPSILONS)) and set(same["test"]) == {"welch"}
+    assert same["agrees"].mean() >= 0.85  # a 95% interval: most cells of equal distributions agree
+    shifted = au.agreement_with_authors(noise.assign(SD=noise["SD"] + 0.3), theirs)
+    assert not shifted.loc[shifted["metric"] == "SD", "agrees"].any()
+    # a cell missing on our side is a row that does not agree (not dropped by an inner merge)
+    part = au.agreement_with_authors(noise[noise["setting"] != "noLDP"], theirs)
+    assert len(part) == len(same)
+    gone = part[part["setting"] == "noLDP"]
+    assert len(gone) == 6 and not gone["agrees"].any() and set(gone["test"]) == {"missing"}
+
+
 def test_fig6_trends_are_the_inverted_observations() -> None:
     from ldpfair.papers import makhlouf2024_scoring as sc
 
