@@ -171,10 +171,15 @@ def test_zhang_remedy_is_applied_as_stated() -> None:
 def test_readings_are_declared_and_differ_by_one_option() -> None:
     assert set(xu2019.READINGS["paper"]) == set(xu2019.READING_KEYS)
     for name, r in xu2019.READINGS.items():
-        if name in ("paper", "v0"):
+        if name in ("paper", "v0", "v1"):
             continue
         base = xu2019.READINGS["v0" if name.startswith("v0") else "paper"]
         assert sum(r[k] != base[k] for k in xu2019.READING_KEYS) == 1, name
+    # v1, the previous default: the adopted reading without the constraint shift and with the literal rule
+    v1, paper = xu2019.READINGS["v1"], xu2019.READINGS["paper"]
+    assert {k for k in xu2019.READING_KEYS if v1[k] != paper[k]} == {"shift", "rule"}
+    assert (v1["shift"], v1["rule"]) == ("mean", "abs")
+    assert (paper["shift"], paper["rule"]) == ("constraint", "penalty")
     with pytest.raises(ValueError, match="reading"):
         xu2019.make_estimator("PrivLR", 1.0, 0.5, np.random.default_rng(0), reading="nope")
 
