@@ -48,8 +48,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import scipy.linalg
-import scipy.optimize
 import scipy.special
 
 from ._validation import check_choice, check_epsilon, check_probability, check_rng
@@ -79,7 +77,7 @@ __all__ = [
 ]
 
 #: Readings of the PFLR degree-1 coefficient rule (Algorithm 1, line 3).
-PFLR_RULES = ("signed", "abs")
+PFLR_RULES = ("signed", "abs", "penalty")
 #: Remedies for an indefinite noisy quadratic form: ``"trim"`` (spectral trimming of the eigenvalues
 #: ``<= rtol * max|e|``, plus the given ``regularization``) and ``"zhang"`` (Zhang et al. 2012, Sec. 5:
 #: ridge of four standard deviations of the Laplace noise, then trimming of what stays non-positive).
@@ -185,8 +183,9 @@ def record_coefficient_l1(
 
     Without ``s``: the coefficients of the LR objective (Eq. 6-7); with ``s``: those
     of the PFLR objective, ``(1/2 - y + alpha * r) x`` with ``r = s - s_bar``
-    (``rule="signed"``) or ``|s - s_bar|`` (``rule="abs"``). Twice the maximum over
-    all records of the domain is the global sensitivity (Eq. 8 and 14).
+    (``rule="signed"``) or ``|s - s_bar|`` (``rule="abs"``); with ``rule="penalty"`` the
+    LR coefficients and, separately, the penalty's ``alpha * r * x``. Twice the maximum
+    over all records of the domain is the global sensitivity (Eq. 8 and 14).
 
     Returns
     -------
@@ -201,6 +200,8 @@ def record_coefficient_l1(
         check_choice(rule, PFLR_RULES, "rule")
         shift = alpha * ((s - sb) if rule == "signed" else np.abs(s - sb))
     rows = X.sum(axis=1)
+    if rule == "penalty":
+        return (np.abs(0.5 - y) + np.abs(shift)) * rows + rows**2 / 8.0
     return np.abs(0.5 - y + shift) * rows + rows**2 / 8.0
 
 
@@ -380,6 +381,14 @@ class _LinearModel:
         self.remedy_triggered_ = sol.remedy_triggered
 
 
+def _null_space(v: np.ndarray) -> np.ndarray:
+    """Orthonormal basis of the complement of ``v`` (all directions where ``v`` is 0)."""
+    if not np.any(v):
+        return np.eye(v.shape[0])
+    q, _ = np.linalg.qr(np.column_stack([v, np.eye(v.shape[0])]))
+    return q[:, 1:]
+
+
 def _rng_of(random_state: object) -> np.random.Generator:
     if random_state is None:
         raise ValueError("random_state must be given (an int seed, SeedSequence or Generator): "
@@ -465,14 +474,27 @@ class PrivLR(_LinearModel):
 
     def _noisy_fit(self, lam1: np.ndarray, lam2: np.ndarray, scale: float,
                    rng: np.random.Generator, mean1: np.ndarray | None = None,
-                   scale1: float | None = None) -> None:
+                   scale1: float | None = None, basis: np.ndarray | None = None,
+                   penalty: np.ndarray | None = None) -> None:
         d = lam1.shape[0]
         noise1 = _laplace(rng, scale if scale1 is None else scale1, d)
         lam1 = lam1 + noise1 + (0.0 if mean1 is None else mean1)
         lam2 = lam2 + lam2_noise_matrix(rng, scale, d, self.lam2_noise)
         self.noise_scale_ = scale
-        self.regularization_ = remedy_regularization(self.remedy, scale, self.regularization)
-        self._set_solution(minimize_quadratic(lam1, lam2, regularization=self.regularization_))
+        self.regularization_ = reg = remedy_regularization(self.remedy, scale, self.regularization)
+        if penalty is not None:  # minimise the form plus |penalty @ w| exactly (convex after the remedy)
+            nu = penalty + _laplace(rng, scale, d)
+            for sign in (1.0, -1.0):
+                sol = minimize_quadratic(lam1 + sign * nu, lam2, regularization=reg)
+                if sign * (nu @ sol.w) >= 0:
+                    self._set_solution(sol)
+                    return
+            basis = _null_space(nu)
+        if basis is not None:  # minimise in the span of ``basis`` (orthonormal columns)
+            lam1, lam2 = basis.T @ lam1, basis.T @ lam2 @ basis
+        self._set_solution(minimize_quadratic(lam1, lam2, regularization=reg))
+        if basis is not None:
+            self.coef_ = basis @ self.coef_
 
     def fit(self, X: object, y: object, *, sensitive_features: object | None = None) -> PrivLR:
         """Fit with the functional mechanism; ``sensitive_features`` is ignored."""
@@ -498,11 +520,17 @@ class PFLR(PrivLR):
         Privacy budget (``inf`` = no noise).
     alpha : float
         Weight of the fairness term (the paper uses 1).
-    rule : {"signed", "abs"}
+    rule : {"signed", "abs", "penalty"}
         Reading of line 3 of Algorithm 1. ``"signed"`` (default): each record adds
         ``alpha (s_i - s_bar) x_i``, so the coefficients shift by the covariance
         direction ``g_D`` (Sec. 3.2 and PFLR*). ``"abs"``: the literal
         ``alpha |(s_i - s_bar) x_i|``, a shift that is positive for every record.
+        ``"penalty"``: Eq. 12 as written, ``f_D(w) + alpha |g_D(w)|`` minimised exactly;
+        the LR coefficients and the penalty's ``alpha mu`` are released with the same
+        noise ``Lap(Delta / epsilon)``, ``Delta = B^2/4 + (1 + 2 alpha) B`` bounding their
+        joint L1 sensitivity, so the mechanism is epsilon-DP; the minimiser of
+        ``noisy form + |alpha mu~ @ w|`` is that of one of the two shifted forms or, at
+        the kink, the form's minimiser under ``mu~ @ w = 0``.
     row_sum_bound, regularization, remedy, lam2_noise, random_state
         As in :class:`PrivLR`.
     """
@@ -531,153 +559,13 @@ class PFLR(PrivLR):
         s = _check_binary(sensitive_features, X.shape[0], "sensitive_features")
         lam1, lam2 = taylor_coefficients(X, y)
         r = s - s.mean()
-        shift = X.T @ (r if self.rule == "signed" else np.abs(r))
+        shift = X.T @ (np.abs(r) if self.rule == "abs" else r)
         self.sensitivity_ = pflr_sensitivity(self._bound(X), alpha)
-        self._noisy_fit(lam1 + alpha * shift, lam2, self.sensitivity_ / eps, rng)
-        return self
-
-
-class PFLRStar(PrivLR):
-    """Private and fair LR with shifted-mean Laplace noise (xu2019 Algorithm 2).
-
-    ``mu = sum_i (s_i - s_bar) x_i + Lap(2B / epsilon_g)`` (``epsilon_g = (1 -
-    eps_f_ratio) epsilon``), then the functional mechanism on the plain LR
-    objective with ``epsilon_f = eps_f_ratio * epsilon``, the degree-1 noise
-    having mean ``mu``.
-
-    Parameters
-    ----------
-    epsilon : float
-        Total budget ``epsilon_f + epsilon_g`` (``inf`` = no noise).
-    eps_f_ratio : float
-        ``epsilon_f / epsilon`` in (0, 1); the paper's default is 1/2.
-    alpha : float
-        Weight (and sign) of the shift: the mean is ``alpha * mu``, its noise
-        ``Lap(2 |alpha| B / epsilon_g)`` (the sensitivity of ``alpha * mu``). The
-        paper's Algorithm 2 has ``alpha = 1``, the weight of the PFLR penalty.
-    linear_noise : {"f", "g"}
-        Scale of the degree-1 noise (:data:`STAR_LINEAR_NOISE`): ``Delta_f / epsilon_f``
-        (Algorithm 2, line 5) or ``Delta_g / epsilon_g`` (the text of Sec. 3.2). With
-        ``"g"`` the mechanism is not ``epsilon``-DP as Theorem 3.2 states: the degree-1
-        coefficients (sensitivity ``B``) then cost ``epsilon_g / 2`` more, a total
-        of at most ``epsilon_f + 1.5 epsilon_g``.
-    row_sum_bound, regularization, remedy, lam2_noise, random_state
-        As in :class:`PrivLR`.
-    """
-
-    _param_names = ("epsilon", "eps_f_ratio", "alpha", "linear_noise", "row_sum_bound", "regularization",
-                    "remedy", "lam2_noise", "random_state")
-
-    def __init__(self, epsilon: float = 1.0, *, eps_f_ratio: float = 0.5, alpha: float = 1.0,
-                 linear_noise: str = "f", row_sum_bound: float | None = None, regularization: float = 0.0,
-                 remedy: str = "trim", lam2_noise: str = "full", random_state: object = None) -> None:
-        super().__init__(epsilon, row_sum_bound=row_sum_bound, regularization=regularization,
-                         remedy=remedy, lam2_noise=lam2_noise, random_state=random_state)
-        self.eps_f_ratio = eps_f_ratio
-        self.alpha = alpha
-        self.linear_noise = linear_noise
-
-    def fit(self, X: object, y: object, *, sensitive_features: object | None = None) -> PFLRStar:
-        """Fit on ``X``, ``y`` with the protected attribute ``sensitive_features`` (0/1)."""
-        eps = check_epsilon(self.epsilon, "epsilon", allow_inf=True)
-        ratio = check_probability(self.eps_f_ratio, "eps_f_ratio", open_interval=True)
-        rng = _rng_of(self.random_state)
-        X = _check_X(X)
-        if sensitive_features is None:
-            raise ValueError("PFLRStar.fit needs sensitive_features (the 0/1 protected attribute)")
-        s = _check_binary(sensitive_features, X.shape[0], "sensitive_features")
-        lam1, lam2 = taylor_coefficients(X, y)
-        bound = self._bound(X)
-        alpha = self.alpha
-        if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not np.isfinite(alpha):
-            raise ValueError(f"alpha must be a finite real number (weight and sign of the shift), "
-                             f"got {alpha!r}")
-        eps_f, eps_g = ratio * eps, (1.0 - ratio) * eps
-        self.shift_sensitivity_ = abs(float(alpha)) * shift_sensitivity(bound)
-        self.mu_ = alpha * (X.T @ (s - s.mean())) + _laplace(rng, self.shift_sensitivity_ / eps_g, X.shape[1])
-        check_choice(self.linear_noise, STAR_LINEAR_NOISE, "linear_noise")
-        self.sensitivity_ = lr_sensitivity(bound)
-        scale1 = None
-        if self.linear_noise == "g":
-            scale1 = shift_sensitivity(bound) / eps_g
-        self._noisy_fit(lam1, lam2, self.sensitivity_ / eps_f, rng, mean1=self.mu_, scale1=scale1)
-        return self
-
-
-class FairLR(_LinearModel):
-    """Logistic regression under the decision-boundary covariance constraint (Zafar et al. 2017).
-
-    Minimises ``sum_i log(1 + exp(x_i^T w)) - y_i x_i^T w + ||w||^2 / (2 C)``
-    subject to ``|(1/n) sum_i (s_i - s_bar) x_i^T w| <= tau`` (xu2019 Eq. 10-11).
-    ``tau = 0`` is solved exactly by optimising in the orthogonal complement of
-    the covariance direction; ``tau > 0`` with SLSQP. Not private.
-
-    Parameters
-    ----------
-    tau : float
-        Covariance threshold (>= 0).
-    C : float
-        Inverse L2 penalty (as scikit-learn's ``LogisticRegression``; the exact objective only).
-    objective : {"exact", "taylor"}
-        ``"exact"``: the logistic loss above. ``"taylor"``: its second-order Taylor form
-        (Eq. 5, no penalty), minimised exactly in the orthogonal complement of the
-        covariance direction (``tau = 0`` only): the noiseless limit of the paper's
-        private models under the hard constraint.
-    """
-
-    _param_names = ("tau", "C", "objective")
-
-    def __init__(self, tau: float = 0.0, C: float = 1.0, objective: str = "exact") -> None:
-        self.tau = tau
-        self.C = C
-        self.objective = objective
-
-    def fit(self, X: object, y: object, *, sensitive_features: object | None = None) -> FairLR:
-        """Fit on ``X``, ``y`` with the protected attribute ``sensitive_features`` (0/1)."""
-        tau = _check_nonneg(self.tau, "tau")
-        C = _check_nonneg(self.C, "C")
-        if C == 0:
-            raise ValueError("C must be > 0")
-        X = _check_X(X)
-        y = _check_binary(y, X.shape[0], "y")
-        if sensitive_features is None:
-            raise ValueError("FairLR.fit needs sensitive_features (the 0/1 protected attribute)")
-        s = _check_binary(sensitive_features, X.shape[0], "sensitive_features")
-        c = X.T @ (s - s.mean()) / X.shape[0]
-        check_choice(self.objective, FAIRLR_OBJECTIVES, "objective")
-        if self.objective == "taylor":
-            if tau != 0.0:
-                raise ValueError(f"tau must be 0 with objective='taylor' (the hard constraint), got {tau!r}")
-            B = scipy.linalg.null_space(c[None, :]) if np.any(c) else np.eye(X.shape[1])
-            lam1, lam2 = taylor_coefficients(X, y)
-            sol = minimize_quadratic(B.T @ lam1, B.T @ lam2 @ B)
-            self.converged_ = True
-            self.coef_ = B @ sol.w
-            self.covariance_ = float(c @ self.coef_)
-            return self
-        sign = 2.0 * y - 1.0
-
-        def loss(w: np.ndarray, A: np.ndarray) -> tuple[float, np.ndarray]:
-            z = A @ w
-            val = np.logaddexp(0.0, -sign * z).sum() + w @ w / (2.0 * C)
-            grad = A.T @ (-sign * scipy.special.expit(-sign * z)) + w / C
-            return float(val), grad
-
-        if tau == 0.0:
-            B = scipy.linalg.null_space(c[None, :]) if np.any(c) else np.eye(X.shape[1])
-            A = X @ B
-            res = scipy.optimize.minimize(loss, np.zeros(B.shape[1]), args=(A,), jac=True,
-                                          method="L-BFGS-B", options={"maxiter": 2000})
-            w = B @ res.x
+        if self.rule == "penalty":
+            self._noisy_fit(lam1, lam2, self.sensitivity_ / eps, rng, penalty=alpha * shift)
         else:
-            cons = [{"type": "ineq", "fun": lambda w: tau - c @ w, "jac": lambda w: -c},
-                    {"type": "ineq", "fun": lambda w: tau + c @ w, "jac": lambda w: c}]
-            res = scipy.optimize.minimize(loss, np.zeros(X.shape[1]), args=(X,), jac=True,
-                                          method="SLSQP", constraints=cons, options={"maxiter": 500})
-            w = res.x
-        if not res.success and not np.all(np.isfinite(w)):
-            raise RuntimeError(f"FairLR optimisation failed: {res.message}")
-        self.converged_ = bool(res.success)
-        self.coef_ = w
-        self.covariance_ = float(c @ w)
+            self._noisy_fit(lam1 + alpha * shift, lam2, self.sensitivity_ / eps, rng)
         return self
+
+
+from .functional_fair import FairLR, PFLRStar  # noqa: E402  (re-exported; they use the code above)

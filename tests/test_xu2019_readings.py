@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.linalg
+import scipy.optimize
 import scipy.special
 from fixtures_functional import xu_data
 
@@ -170,9 +171,114 @@ def test_zhang_remedy_is_applied_as_stated() -> None:
 def test_readings_are_declared_and_differ_by_one_option() -> None:
     assert set(xu2019.READINGS["paper"]) == set(xu2019.READING_KEYS)
     for name, r in xu2019.READINGS.items():
-        if name in ("paper", "v0"):
+        if name in ("paper", "v0", "v1"):
             continue
         base = xu2019.READINGS["v0" if name.startswith("v0") else "paper"]
         assert sum(r[k] != base[k] for k in xu2019.READING_KEYS) == 1, name
+    # v1, the previous default: the adopted reading without the constraint shift and with the literal rule
+    v1, paper = xu2019.READINGS["v1"], xu2019.READINGS["paper"]
+    assert {k for k in xu2019.READING_KEYS if v1[k] != paper[k]} == {"shift", "rule"}
+    assert (v1["shift"], v1["rule"]) == ("mean", "abs")
+    assert (paper["shift"], paper["rule"]) == ("constraint", "penalty")
     with pytest.raises(ValueError, match="reading"):
         xu2019.make_estimator("PrivLR", 1.0, 0.5, np.random.default_rng(0), reading="nope")
+
+
+def _penalised_minimum(lam1: np.ndarray, lam2: np.ndarray, nu: np.ndarray) -> np.ndarray:
+    """Brute-force minimiser of lam1 @ w + w @ lam2 @ w + |nu @ w| (scipy, from several starts)."""
+    f = lambda w: lam1 @ w + w @ lam2 @ w + abs(nu @ w)  # noqa: E731
+    starts = [np.zeros(lam1.shape[0]), minimize_quadratic(lam1, lam2).w]
+    best = min((scipy.optimize.minimize(f, w0, method="Nelder-Mead",
+                                        options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 40000,
+                                                 "maxfev": 40000}) for w0 in starts),
+               key=lambda r: r.fun)
+    return best.x
+
+
+def test_pflr_penalty_rule_minimises_eq12_exactly() -> None:
+    X, y, s = _data(d=3)
+    lam1, lam2 = taylor_coefficients(X, y)
+    mu = fairness_shift(X, s)
+    f = lambda w, a: lam1 @ w + w @ lam2 @ w + a * abs(mu @ w)  # noqa: E731
+    ref = TaylorLR().fit(X, y).coef_
+    fair = FairLR(objective="taylor").fit(X, y, sensitive_features=s).coef_
+    # the weight at which the signed shift lands on g_D(w) = 0: above it the kink binds
+    a_star = -(mu @ np.linalg.solve(lam2, lam1)) / (mu @ np.linalg.solve(lam2, mu))
+    assert a_star > 0
+    for alpha in (0.0, 0.5 * a_star, 2.0 * a_star):
+        fit = PFLR(np.inf, alpha=alpha, rule="penalty", random_state=0).fit(X, y, sensitive_features=s)
+        brute = _penalised_minimum(lam1, lam2, alpha * mu)
+        assert f(fit.coef_, alpha) <= f(brute, alpha) + 1e-9 * abs(f(brute, alpha))
+        if alpha == 0.0:
+            np.testing.assert_allclose(fit.coef_, ref, rtol=1e-10, atol=1e-12)
+        elif alpha > a_star:  # the kink: the covariance-constrained Taylor model (FairLR "taylor")
+            np.testing.assert_allclose(fit.coef_, fair, rtol=1e-8, atol=1e-10)
+            assert abs(mu @ fit.coef_) < 1e-8 * np.abs(mu).sum() * np.abs(fit.coef_).sum()
+        else:  # below it: the signed shift
+            np.testing.assert_allclose(fit.coef_, minimize_quadratic(lam1 + alpha * mu, lam2).w, rtol=1e-10)
+    # noisy fits minimise the released noisy objective the same way (replay the noise)
+    m = PFLR(5.0, rule="penalty", random_state=3).fit(X, y, sensitive_features=s)
+    rng = np.random.default_rng(3)
+    sc = m.sensitivity_ / 5.0
+    n1, n2, nmu = rng.laplace(0, sc, 3), rng.laplace(0, sc, (3, 3)), rng.laplace(0, sc, 3)
+    L1, L2, nu = lam1 + n1, (lam2 + n2 + (lam2 + n2).T) / 2, mu + nmu
+    assert np.linalg.eigvalsh(L2).min() > 0  # convex: the brute force finds the minimum
+    brute = _penalised_minimum(L1, L2, nu)
+    g = lambda w: L1 @ w + w @ L2 @ w + abs(nu @ w)  # noqa: E731
+    assert g(m.coef_) <= g(brute) + 1e-9 * abs(g(brute))
+
+
+def test_pflr_star_constraint_shift() -> None:
+    X, y, s = _data()
+    fair = FairLR(objective="taylor").fit(X, y, sensitive_features=s).coef_
+    lim = PFLRStar(np.inf, shift="constraint", random_state=0).fit(X, y, sensitive_features=s)
+    np.testing.assert_allclose(lim.coef_, fair, rtol=1e-8, atol=1e-10)
+    for k in range(5):  # noisy: the model satisfies the constraint of the *noisy* shift, exactly
+        m = PFLRStar(1.0, shift="constraint", remedy="zhang", random_state=k).fit(X, y, sensitive_features=s)
+        assert abs(m.mu_ @ m.coef_) < 1e-9 * np.abs(m.mu_).sum() * max(np.abs(m.coef_).sum(), 1.0)
+        # and it draws the same noise as the mean reading: same mu, same noise scale
+        mean = PFLRStar(1.0, shift="mean", remedy="zhang", random_state=k).fit(X, y, sensitive_features=s)
+        np.testing.assert_array_equal(m.mu_, mean.mu_)
+        assert m.noise_scale_ == mean.noise_scale_
+    with pytest.raises(ValueError, match="shift"):
+        PFLRStar(1.0, shift="both", random_state=0).fit(X, y, sensitive_features=s)
+
+
+@pytest.mark.parametrize("d", [2, 5])
+def test_penalty_rule_and_attribute_bound_have_the_sensitivity_they_claim(d: int) -> None:
+    """Joint L1 change of (lam1, Lam2, alpha mu) over neighbours; one-hot rows sum to the attributes."""
+    from ldpfair.functional import pflr_sensitivity, record_coefficient_l1
+
+    rng = np.random.default_rng(d)
+    n = 2000
+    X = rng.uniform(size=(n, d))
+    X[: n // 2] = rng.integers(0, 2, size=(n // 2, d))
+    y, s = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    for alpha in (0.5, 1.0):
+        sb = float(s.mean())
+        a, b = rng.integers(0, n, 500), rng.integers(0, n, 500)
+        ch = []
+        for i, j in zip(a, b, strict=True):
+            li1, li2 = taylor_coefficients(X[[i]], y[[i]])
+            lj1, lj2 = taylor_coefficients(X[[j]], y[[j]])
+            mi, mj = alpha * (s[i] - sb) * X[i], alpha * (s[j] - sb) * X[j]
+            ch.append(np.abs(li1 - lj1).sum() + np.abs(li2 - lj2).sum() + np.abs(mi - mj).sum())
+        assert max(ch) <= pflr_sensitivity(d, alpha) + 1e-9
+        l1 = record_coefficient_l1(X, y, s, alpha=alpha, rule="penalty")
+        assert 2 * l1.max() <= pflr_sensitivity(d, alpha) + 1e-9
+        # the noise scale of the fitted model is the sensitivity it claims, over epsilon
+        m = PFLR(2.0, alpha=alpha, rule="penalty", random_state=0).fit(X, y, sensitive_features=s)
+        assert m.noise_scale_ == pytest.approx(pflr_sensitivity(d, alpha) / 2.0)
+    # "attributes" bound: a one-hot record of k attributes sums to k, and the bound is enforced
+    k = 3
+    onehot = np.zeros((n, 3 * k))
+    onehot[np.arange(n)[:, None], 3 * np.arange(k) + rng.integers(0, 3, (n, k))] = 1.0
+    a, b = rng.integers(0, n, 500), rng.integers(0, n, 500)
+    ch = [sum(np.abs(u - v).sum() for u, v in zip(taylor_coefficients(onehot[[i]], y[[i]]),
+                                                  taylor_coefficients(onehot[[j]], y[[j]]), strict=True))
+          for i, j in zip(a, b, strict=True)]
+    assert max(ch) <= lr_sensitivity(k) + 1e-9 < lr_sensitivity(3 * k)
+    m = PrivLR(1.0, row_sum_bound=k, random_state=0).fit(onehot, y)
+    assert m.sensitivity_ == lr_sensitivity(k) and m.noise_scale_ == lr_sensitivity(k)
+    with pytest.raises(ValueError, match="row_sum_bound"):
+        PrivLR(1.0, row_sum_bound=k - 1, random_state=0).fit(onehot, y)

@@ -20,21 +20,17 @@ columns).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from .. import verdicts
 from .._validation import check_choice
+from ..datasets.xu2019 import XU2019_ENCODINGS, n_attributes, xu2019_features
 from ..experiments import Sweep
 from ..functional import PFLR, FairLR, PFLRStar, PrivLR, TaylorLR, lr_sensitivity, pflr_sensitivity
-from ..reporting import Claim
-from ..verdicts import Cause
 
 __all__ = [
     "DATASETS",
@@ -49,14 +45,11 @@ __all__ = [
     "PROFILES",
     "PAPER_TABLE1",
     "PAPER_TABLE2",
-    "table",
     "noise_variance",
-    "claims",
-    "remedy_summary",
 ]
 
 DATASETS = ("adult", "dutch")
-FEATURES = ("onehot", "compact")
+FEATURES = XU2019_ENCODINGS
 #: The paper's methods; how each is implemented is set by a reading (:data:`READINGS`).
 METHODS = ("LR", "FairLR", "PrivLR", "PFLR", "PFLR*")
 PRIVATE_METHODS = ("PrivLR", "PFLR", "PFLR*")
@@ -64,19 +57,28 @@ PRIVATE_METHODS = ("PrivLR", "PFLR", "PFLR*")
 #: scikit-learn's ``LogisticRegression``), ``fairlr`` (:data:`ldpfair.functional.FAIRLR_OBJECTIVES`),
 #: ``remedy``, ``lam2_noise`` (as in :class:`ldpfair.functional.PrivLR`), ``rule`` (PFLR's line 3),
 #: ``linear_noise`` (PFLR*'s degree-1 noise) and ``alpha`` (weight of the fairness term in PFLR and
-#: PFLR*).
-READING_KEYS = ("lr", "fairlr", "remedy", "lam2_noise", "rule", "linear_noise", "alpha")
+#: PFLR*), ``bound`` (the row-sum bound ``B`` of the sensitivities: ``"d"``, the number of columns as
+#: Eq. 8, or ``"attributes"``, the number of source attributes, a public bound for one-hot data) and
+#: ``shift`` (PFLR*'s use of the shift, :data:`ldpfair.functional_fair.STAR_SHIFTS`) and
+#: ``evaluate`` (``"test"``: accuracy and RD on the held-out 20%; ``"train"``: on the training part).
+READING_KEYS = ("lr", "fairlr", "remedy", "lam2_noise", "rule", "linear_noise", "alpha", "bound",
+                "shift", "evaluate")
+BOUNDS = ("d", "attributes")
+EVALUATIONS = ("test", "train")
 _V0 = {"lr": "sklearn", "fairlr": "exact", "remedy": "trim", "lam2_noise": "full", "rule": "signed",
-       "linear_noise": "f", "alpha": 1.0}
-_PAPER = {"lr": "taylor", "fairlr": "taylor", "remedy": "zhang", "lam2_noise": "full", "rule": "abs",
-          "linear_noise": "g", "alpha": 1.0}
+       "linear_noise": "f", "alpha": 1.0, "bound": "d", "shift": "mean", "evaluate": "test"}
+_V1 = {**_V0, "lr": "taylor", "fairlr": "taylor", "remedy": "zhang", "rule": "abs", "linear_noise": "g"}
+_PAPER = {**_V1, "shift": "constraint", "rule": "penalty"}
 #: Readings of the paper. ``"paper"`` (the default) is the combination that matches the most published
-#: means (the chapter's readings table); ``"v0"`` is our first reading (exact LR and FairLR, spectral
-#: trimming without ridge, the signed PFLR shift, PFLR*'s degree-1 noise as in Algorithm 2). The others
-#: change one option of ``"v0"`` or of ``"paper"`` (the readings table; the baselines LR and FairLR of a
-#: reading are computed once per ``lr``/``fairlr`` option, in ``table1``).
+#: means (the chapter's readings table). ``"v0"`` is our first reading (exact LR and FairLR, spectral
+#: trimming without ridge, the signed PFLR shift, PFLR*'s degree-1 noise as in Algorithm 2); ``"v1"``
+#: the second (Taylor baselines, Zhang et al.'s ridge, the literal |.| rule, the text's degree-1
+#: noise, PFLR*'s shift as the noise's mean): ``"paper"`` is ``"v1"`` with PFLR*'s shift used as the
+#: constraint it is meant to enforce and PFLR's penalty of Eq. 12 minimised exactly. The others change
+#: one option of ``"v0"`` or of ``"paper"``.
 READINGS: dict[str, dict[str, Any]] = {
     "paper": _PAPER,
+    "v1": _V1,
     "v0": _V0,
     "v0+zhang": {**_V0, "remedy": "zhang"},
     "v0+upper": {**_V0, "lam2_noise": "upper"},
@@ -84,12 +86,13 @@ READINGS: dict[str, dict[str, Any]] = {
     "v0+g": {**_V0, "linear_noise": "g"},
     "paper-zhang": {**_PAPER, "remedy": "trim"},
     "paper+upper": {**_PAPER, "lam2_noise": "upper"},
-    "paper-abs": {**_PAPER, "rule": "signed"},
+    "paper+abs": {**_PAPER, "rule": "abs"},
+    "paper+signed": {**_PAPER, "rule": "signed"},
     "paper-g": {**_PAPER, "linear_noise": "f"},
     "paper+alpha0.5": {**_PAPER, "alpha": 0.5},
+    "paper+attributes": {**_PAPER, "bound": "attributes"},
+    "paper+train": {**_PAPER, "evaluate": "train"},
 }
-_ADULT_COMPACT = ("workclass=", "marital_status=", "occupation=", "relationship=")
-_DUTCH_ORDERED = ("age", "edu_level", "household_size")
 
 
 @functools.lru_cache(maxsize=8)
@@ -101,45 +104,14 @@ def load_xy(
     Parameters
     ----------
     dataset : {"adult", "dutch"}
-    features : {"onehot", "compact"}
+    features : {"onehot", "compact", "counts"}
+        The encoding (:func:`ldpfair.datasets.xu2019.xu2019_features`).
 
     Returns
     -------
     X : ndarray (n, d) float64, y : ndarray (n,) int, s : ndarray (n,) int, columns : tuple of str
     """
-    from .. import datasets
-
-    check_choice(dataset, DATASETS, "dataset")
-    check_choice(features, FEATURES, "features")
-    if dataset == "adult":
-        ds = datasets.load("adult_uci", variant="xu2019", encoding="onehot")
-        frame = ds.frame.drop(columns=[ds.target, ds.protected])
-        if features == "compact":
-            keep = [c for c in frame.columns if c in ds.numeric or c.startswith(_ADULT_COMPACT)]
-            frame = frame[keep]
-        X = frame.to_numpy(np.float64)
-    else:
-        if features == "onehot":
-            ds = datasets.load("dutch", encoding="onehot")
-            frame = ds.frame.drop(columns=[ds.target, ds.protected])
-        else:
-            ds = datasets.load("dutch", encoding="codes")
-            cols: dict[str, np.ndarray] = {}
-            for c in ds.frame.columns:
-                if c in (ds.target, ds.protected):
-                    continue
-                v = ds.frame[c].to_numpy()
-                k = ds.domains[c]
-                if c in _DUTCH_ORDERED or k == 2:
-                    cols[c] = v / (k - 1)
-                else:
-                    for code, label in ds.categories[c].items():
-                        cols[f"{c}={label}"] = (v == code).astype(np.float64)
-            frame = pd.DataFrame(cols)
-        X = frame.to_numpy(np.float64)
-    y = ds.frame[ds.target].to_numpy(np.int64)
-    s = ds.frame[ds.protected].to_numpy(np.int64)
-    return X, y, s, tuple(frame.columns)
+    return xu2019_features(dataset, features)
 
 
 def _split(n: int, run: int, test_size: float = 0.2) -> tuple[np.ndarray, np.ndarray]:
@@ -154,8 +126,12 @@ def split_indices(n: int, run: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def make_estimator(method: str, epsilon: float | None, eps_f_ratio: float, rng: np.random.Generator,
-                   reading: str = "paper") -> Any:
-    """The estimator of ``method`` under ``reading`` (``epsilon`` ignored by the non-private ones)."""
+                   reading: str = "paper", n_attr: int | None = None) -> Any:
+    """The estimator of ``method`` under ``reading`` (``epsilon`` ignored by the non-private ones).
+
+    ``n_attr``: the number of source attributes, the row-sum bound of a reading with
+    ``bound="attributes"`` (required there).
+    """
     from sklearn.linear_model import LogisticRegression
 
     check_choice(method, METHODS, "method")
@@ -163,7 +139,11 @@ def make_estimator(method: str, epsilon: float | None, eps_f_ratio: float, rng: 
     r = READINGS[reading]
     if method in PRIVATE_METHODS and epsilon is None:
         raise ValueError(f"method {method!r} needs an epsilon")
-    common = {"remedy": r["remedy"], "lam2_noise": r["lam2_noise"], "random_state": rng}
+    check_choice(r["bound"], BOUNDS, "bound")
+    if r["bound"] == "attributes" and n_attr is None:
+        raise ValueError(f"reading {reading!r} bounds the row sum by the number of attributes: give n_attr")
+    common = {"remedy": r["remedy"], "lam2_noise": r["lam2_noise"], "random_state": rng,
+              "row_sum_bound": None if r["bound"] == "d" else float(n_attr)}
     if method == "LR":
         return LogisticRegression(max_iter=5000) if r["lr"] == "sklearn" else TaylorLR()
     if method == "FairLR":
@@ -173,7 +153,7 @@ def make_estimator(method: str, epsilon: float | None, eps_f_ratio: float, rng: 
     if method == "PFLR":
         return PFLR(epsilon, alpha=r["alpha"], rule=r["rule"], **common)
     return PFLRStar(epsilon, eps_f_ratio=eps_f_ratio, alpha=r["alpha"], linear_noise=r["linear_noise"],
-                    **common)
+                    shift=r["shift"], **common)
 
 
 def fit_evaluate(
@@ -194,9 +174,13 @@ def fit_evaluate(
         ridge) and ``min_eig_clean`` (the same without noise; NaN for non-private
         methods).
     """
-    X, y, s, _ = load_xy(dataset, features)
+    X, y, s, cols = load_xy(dataset, features)
     tr, te = _split(len(y), run)
-    model = make_estimator(method, epsilon, eps_f_ratio, rng, reading)
+    model = make_estimator(method, epsilon, eps_f_ratio, rng, reading, n_attributes(cols))
+    evaluate = READINGS[reading]["evaluate"]
+    check_choice(evaluate, EVALUATIONS, "evaluate")
+    if evaluate == "train":
+        te = tr
     if type(model).__name__ == "LogisticRegression":
         model.fit(X[tr], y[tr])
     else:
@@ -240,17 +224,17 @@ def build(
 ) -> dict[str, Sweep]:
     """The sweeps of one profile: ``table1``, ``table2``, ``fig1``, ``convergence`` and ``readings``.
 
-    ``table1``/``table2``/``fig1`` use the adopted reading ``"paper"`` with both feature
-    encodings, and (tables only) the first reading ``"v0"`` with compact features.
-    ``convergence``: the private methods under both readings for ε from 0.1 to 10^6
-    and ∞ (compact features). ``readings``: the private methods under every reading of
-    :data:`READINGS` on the cells of Table 2 (compact features).
+    ``table1``/``table2``/``fig1`` use the adopted reading ``"paper"`` with every feature
+    encoding, and (tables only) the first reading ``"v0"`` with compact features.
+    ``convergence``: the private methods under ``"paper"`` and ``"v0"`` for ε from 0.1 to
+    10^6 and ∞ (compact features). ``readings``: every method under every reading of
+    :data:`READINGS` on the cells of Tables 1-2 (compact features).
 
     Parameters
     ----------
     profile : {"quick", "paper"}
-        ``paper``: 10 runs, every epsilon and split ratio of the paper, both feature
-        encodings. ``quick``: 2 runs, epsilon in {1, 10}, 5 ratios, one-hot only, the
+        ``paper``: 10 runs, every epsilon and split ratio of the paper, every feature
+        encoding. ``quick``: 2 runs, epsilon in {1, 10}, 5 ratios, one-hot only, the
         readings ``"paper"`` and ``"v0"`` only.
     datasets, features, runs, epsilons, ratios
         Overrides.
@@ -294,6 +278,10 @@ def build(
         {"dataset": ds, "features": f_conv, "method": m, "epsilon": float(e), "eps_f_ratio": 0.5, "run": r,
          "reading": rd}
         for rd in names for ds in datasets for m in PRIVATE_METHODS for e in epsilons for r in run_ids
+    ] + [
+        {"dataset": ds, "features": f_conv, "method": m, "epsilon": None, "eps_f_ratio": 0.5, "run": r,
+         "reading": rd}
+        for rd in names for ds in datasets for m in METHODS if m not in PRIVATE_METHODS for r in run_ids
     ]
     return {
         "table1": Sweep(fit_evaluate, t1, seeds=1, name="xu2019_table1"),
@@ -352,38 +340,7 @@ PAPER_TABLE2 = pd.DataFrame(
 )
 
 
-# --------------------------------------------------------------------------- tables and claims
-def _fmt(mean: float, std: float) -> str:
-    return "—" if mean != mean else f"{mean:.4f} ± {std:.4f}"
-
-
-def table(results: pd.DataFrame, paper: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
-    """Our mean ± std next to the paper's, with differences of the means.
-
-    Parameters
-    ----------
-    results : DataFrame
-        Tidy sweep results (one row per run).
-    paper : DataFrame
-        :data:`PAPER_TABLE1` or :data:`PAPER_TABLE2`.
-    by : sequence of str
-        Identifying columns (e.g. ``["dataset", "method"]``).
-    """
-    by = list(by)
-    g = results.groupby(by, sort=False)[["accuracy", "rd", "remedy_triggered"]]
-    ours = g.mean().join(g.std(ddof=1), rsuffix="_std").reset_index()
-    keys = [c for c in by if c in paper.columns]
-    merged = ours.merge(paper, on=keys, how="left", suffixes=("", "_paper"))
-    out = merged[by].copy()
-    for m, label in (("accuracy", "accuracy"), ("rd", "RD")):
-        out[f"{label} (ours)"] = [_fmt(a, b) for a, b in zip(merged[m], merged[f"{m}_std"], strict=True)]
-        out[f"{label} (paper)"] = [_fmt(a, b) for a, b in
-                                   zip(merged[f"{m}_paper"], merged[f"{m}_std_paper"], strict=True)]
-        out[f"{label} diff"] = (merged[m] - merged[f"{m}_paper"]).round(4)
-    out["remedy"] = merged["remedy_triggered"].map(lambda v: f"{v:.0%}")
-    return out
-
-
+# --------------------------------------------------------------------------- noise and selection
 def noise_variance(method: str, d: int, epsilon: float, eps_f_ratio: float = 0.5) -> float:
     """Total variance of the Laplace noise a method adds to its ``d + d^2`` coefficients.
 
@@ -401,300 +358,24 @@ def noise_variance(method: str, d: int, epsilon: float, eps_f_ratio: float = 0.5
     return 2 * (d**2 + d) * (lr_sensitivity(d) / eps_f) ** 2 + 2 * d * (2 * d / eps_g) ** 2
 
 
-def _welch_greater(a: np.ndarray, b: np.ndarray) -> float:
-    """One-sided Welch t-test p-value of mean(a) > mean(b)."""
-    if len(a) < 2 or len(b) < 2:
-        return float("nan")
-    return float(stats.ttest_ind(a, b, equal_var=False, alternative="greater").pvalue)
-
-
 def _of(frame: pd.DataFrame, features: str, reading: str) -> pd.DataFrame:
     """Rows of one feature encoding and reading (frames without a ``reading`` column are ``"v0"``)."""
     rd = frame["reading"] if "reading" in frame else pd.Series("v0", index=frame.index)
     return frame[(frame["features"] == features) & (rd == reading)]
 
 
-def claims(table1: pd.DataFrame, table2: pd.DataFrame, features: str, reading: str = "paper") -> list[Claim]:
-    """The paper's claims, checked on our results for one feature encoding and reading.
-
-    Parameters
-    ----------
-    table1, table2 : DataFrame
-        Tidy results of the ``table1`` and ``table2`` sweeps.
-    features : {"onehot", "compact"}
-        Which encoding's results to judge.
-    reading : str
-        Which reading (:data:`READINGS`) to judge.
-    """
-    check_choice(reading, tuple(READINGS), "reading")
-    t1 = _of(table1, features, reading)
-    t2 = _of(table2, features, reading)
-    acc = t1.groupby(["dataset", "method"])["accuracy"].mean()
-    rd = t1.groupby(["dataset", "method"])["rd"].mean()
-    ds_present = sorted(set(t1["dataset"]))
-    out: list[Claim] = []
-
-    # C1: PFLR* adds less noise than PFLR (analytic, at the paper's settings) and is more accurate at
-    # small epsilon (t-test on our runs).
-    d_of = t1.groupby("dataset")["d"].first()
-    checks: dict[str, bool] = {}
-    ev = []
-    for ds in ds_present:
-        d = int(d_of[ds])
-        v_pflr, v_star = noise_variance("PFLR", d, 1.0), noise_variance("PFLR*", d, 1.0, 0.5)
-        checks[f"{ds}: PFLR* noise variance < PFLR's (eps=1, eps_f=eps/2)"] = bool(v_star < v_pflr)
-        ev.append(f"{ds} (d={d}): noise variance PFLR* / PFLR = {v_star / v_pflr:.2f}")
-        for e in sorted(set(t2["epsilon"]) & {0.1, 1.0}):
-            a = t2[(t2.dataset == ds) & (t2.epsilon == e) & (t2.method == "PFLR*")]["accuracy"].to_numpy()
-            b = t2[(t2.dataset == ds) & (t2.epsilon == e) & (t2.method == "PFLR")]["accuracy"].to_numpy()
-            p = _welch_greater(a, b)
-            checks[f"{ds}, eps={e:g}: PFLR* more accurate (p<0.05)"] = bool(p < 0.05)
-            ev.append(f"{ds}, ε={e:g}: acc PFLR* {a.mean():.3f} vs PFLR {b.mean():.3f} (p={p:.2g})")
-    out.append(Claim("C1", "PFLR* adds less noise than PFLR and is significantly more accurate at small "
-                     "ε (ε = 0.1, 1; t-test p < 0.05).", "; ".join(ev), checks,
-                     cause=Cause("paper error",
-                                 "With the paper's split ε_f = ε/2 PFLR*'s objective noise has scale "
-                                 "2Δ_f/ε against PFLR's (Δ_f + 2d)/ε, more for every d > 4; the paper's own "
-                                 "condition ε_f ≥ (Δ_f/Δ_f~)ε (0.85 at d = 40) is not met by its default. "
-                                 "The accuracy part fails on Adult, where PFLR* converges to an "
-                                 "overshooting model.", "#claims")))
-
-    # C2: both reach RD < 0.05 (Table 1, eps = 1).
-    checks, ev = {}, []
-    for ds in ds_present:
-        for m in ("PFLR", "PFLR*"):
-            v = float(rd.get((ds, m), np.nan))
-            checks[f"{ds} {m} RD<0.05"] = bool(v < 0.05)
-            ev.append(f"{ds} {m}: RD {v:.3f}")
-    out.append(Claim("C2", "PFLR and PFLR* both achieve fairness: RD < 0.05 at ε = 1 (Table 1).",
-                     "; ".join(ev), checks,
-                     cause=Cause("unexplained",
-                                 "On Adult PFLR's and PFLR*'s RD at ε = 1 exceed 0.05 (0.087 and 0.069 under "
-                                 "the adopted reading, 0.118 and 0.122 under v0): the fairness shift with "
-                                 "α = 1 overshoots on Adult; Dutch is below 0.05.",
-                                 "why-pflr-did-not-recover")))
-
-    # C3: PrivLR loses about 11% (Adult) and 17% (Dutch) accuracy at eps = 1 (paired per split).
-    checks, ev = {}, []
-    for ds, paper_loss in (("adult", 0.1142), ("dutch", 0.1752)):
-        if ds not in ds_present:
-            continue
-        lr = t1[(t1.dataset == ds) & (t1.method == "LR")].set_index("run")["accuracy"]
-        pv = t1[(t1.dataset == ds) & (t1.method == "PrivLR")].set_index("run")["accuracy"]
-        loss = (lr - pv).dropna()
-        cmp = verdicts.compare_welch(loss.to_numpy(), paper_loss, decimals=4)
-        checks[f"{ds}: loss agrees with {paper_loss:.4f} (95% t interval)"] = bool(cmp["agrees"])
-        ev.append(f"{ds}: PrivLR {acc[(ds, 'PrivLR')]:.4f} vs LR {acc[(ds, 'LR')]:.4f}: {loss.mean():.4f} "
-                  f"lower ± {cmp['halfwidth']:.4f} (paper {paper_loss:.4f})")
-    out.append(Claim("C3", "At ε = 1 PrivLR's accuracy is 11.42 (Adult) and 17.52 (Dutch) points below "
-                     "LR's (Table 1; the paper writes 'decreases 11.42%').",
-                     "; ".join(ev), checks,
-                     cause=Cause("unexplained",
-                                 "PrivLR at ε = 1 has a run-to-run spread of 0.05-0.1 (paper's std 0.046-"
-                                 "0.061), so a loss measured on 10 runs has a wide interval; where it "
-                                 "misses, no reading of the readings table moves PrivLR (only the remedy "
-                                 "touches it).",
-                                 "why-pflr-did-not-recover")))
-    # a cause belongs to the ledger only where the claim is not reproduced
-    return [c if c.verdict != "reproduced" else dataclasses.replace(c, cause=None) for c in out]
+#: Names defined in :mod:`ldpfair.papers.xu2019_ledger` (the chapter's tables and ledger), served from here.
+_LEDGER = ("INDEFINITE_TOL", "PAPER_DECIMALS", "PAPER_RUNS", "SCOREBOARD_FEATURES", "SCOREBOARD_READING",
+           "LABELS", "claims", "committed_claims", "published_agreement", "readings_table", "remedy_summary",
+           "scoreboard", "table", "neutral_weight")
 
 
-#: An eigenvalue below ``-INDEFINITE_TOL`` counts as negative (the noiseless forms are singular, their
-#: zero eigenvalues come out as about -1e-12 by rounding; the largest are about 1e4).
-INDEFINITE_TOL = 1e-6
+def __getattr__(name: str) -> Any:
+    if name in _LEDGER:
+        from . import xu2019_ledger
+
+        return getattr(xu2019_ledger, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def remedy_summary(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per reading, method and epsilon: how often the noisy quadratic form was indefinite.
-
-    ``indefinite``: share of fits whose symmetrised noisy form had a negative
-    eigenvalue below ``-INDEFINITE_TOL`` (the objective is unbounded below without a
-    remedy); ``trimmed``:
-    share where directions of negative curvature were left *after* the remedy's ridge
-    and spectral trimming removed them (the ``remedy_triggered`` flag); ``min eig``:
-    mean smallest eigenvalue of the noisy form, next to that of the noiseless form.
-    """
-    priv = frame[frame["method"].isin(PRIVATE_METHODS)]
-    g = priv.groupby(["reading", "dataset", "method", "epsilon"], sort=True)
-    out = pd.DataFrame({
-        "fits": g.size(),
-        "indefinite": g["min_eig_noisy"].apply(lambda v: float((v < -INDEFINITE_TOL).mean())),
-        "trimmed": g["remedy_triggered"].mean(),
-        "min eig (noisy)": g["min_eig_noisy"].mean(),
-        "min eig (noiseless)": g["min_eig_clean"].mean(),
-        "accuracy": g["accuracy"].mean(),
-        "rd": g["rd"].mean(),
-    })
-    return out.reset_index()
-
-
-# --------------------------------------------------------------------------- agreement with the paper
-#: Printed decimals of the paper's Tables 1-2 (four everywhere).
-PAPER_DECIMALS = 4
-#: Runs behind each published mean and std.
-PAPER_RUNS = 10
-
-
-def published_agreement(table1: pd.DataFrame, table2: pd.DataFrame, features: str = "compact",
-                        reading: str = "paper") -> pd.DataFrame:
-    """Agreement of every published mean of Tables 1-2 with ours (``ldpfair.verdicts.compare_published``).
-
-    Welch 95% interval of our 10 runs against the paper's mean and std over 10 runs,
-    plus half a unit of the fourth printed decimal; nothing else.
-
-    Returns
-    -------
-    DataFrame
-        One row per published number (20 of Table 1, 48 of Table 2): ``table``,
-        ``dataset``, ``method``, ``epsilon``, ``metric``, ``ours``, ``paper``, ``diff``,
-        ``halfwidth``, ``agrees``...
-    """
-    t1 = verdicts.compare_published(_of(table1, features, reading), PAPER_TABLE1, ["dataset", "method"],
-                                    ["accuracy", "rd"], decimals=PAPER_DECIMALS, paper_n=PAPER_RUNS)
-    t2 = verdicts.compare_published(_of(table2, features, reading), PAPER_TABLE2,
-                                    ["dataset", "method", "epsilon"], ["accuracy", "rd"],
-                                    decimals=PAPER_DECIMALS, paper_n=PAPER_RUNS)
-    t1.insert(0, "table", "Table 1")
-    t1.insert(3, "epsilon", np.where(t1["method"].isin(PRIVATE_METHODS), 1.0, np.nan))
-    t2.insert(0, "table", "Table 2")
-    return pd.concat([t1, t2], ignore_index=True)
-
-
-def readings_table(readings: pd.DataFrame, table1: pd.DataFrame) -> pd.DataFrame:
-    """Published means matched by every reading of :data:`READINGS` (compact features).
-
-    The private methods of each reading come from the ``readings`` sweep (their
-    ε = 1 cells also play Table 1); LR and FairLR come from ``table1``, from the
-    reading (``"paper"`` or ``"v0"``) with the same ``lr``/``fairlr`` options. Two
-    extra rows swap the baselines of ``"paper"`` and ``"v0"``.
-
-    Returns
-    -------
-    DataFrame
-        ``reading``, its options, ``Table 1`` (of 20), ``Table 2`` (of 48), ``total`` (of 68)
-        and the share of noisy forms that were indefinite at ε = 100.
-    """
-    base = {"taylor": _of(table1, "compact", "paper"), "sklearn": _of(table1, "compact", "v0")}
-    rows = []
-    combos = [(name, READINGS[name]["lr"]) for name in READINGS]
-    combos += [("paper", "sklearn"), ("v0", "taylor")]
-    for name, lr in combos:
-        priv = readings[readings["reading"] == name]
-        if not len(priv):
-            continue
-        bl = base[lr]
-        bl = bl[~bl["method"].isin(PRIVATE_METHODS)]
-        t1 = pd.concat([bl, priv[priv["epsilon"] == 1.0]], ignore_index=True)
-        t2 = priv.assign(features="compact")
-        agree = published_agreement(t1.assign(features="compact", reading=name), t2, "compact", name)
-        opts = {**READINGS[name], **({"lr": lr, "fairlr": "taylor" if lr == "taylor" else "exact"})}
-        at100 = priv[priv["epsilon"] == 100.0]
-        rows.append({"reading": name if lr == READINGS[name]["lr"] else f"{name} (baselines: {lr})",
-                     **{k: opts[k] for k in READING_KEYS},
-                     "Table 1": int(agree.loc[agree["table"] == "Table 1", "agrees"].sum()),
-                     "Table 2": int(agree.loc[agree["table"] == "Table 2", "agrees"].sum()),
-                     "total": int(agree["agrees"].sum()),
-                     "indefinite at ε=100": float((at100["min_eig_noisy"] < -INDEFINITE_TOL).mean()),
-                     "trimmed at ε=100": float(at100["remedy_triggered"].mean())})
-    return pd.DataFrame(rows).sort_values("total", ascending=False, kind="stable").reset_index(drop=True)
-
-
-# --------------------------------------------------------------------------- scoreboard
-#: Encoding judged on the book's scoreboard (the one the chapter prints next to the paper's numbers).
-SCOREBOARD_FEATURES = "compact"
-#: Reading judged on the book's scoreboard (the adopted default).
-SCOREBOARD_READING = "paper"
-
-_CAUSE_T1 = Cause(
-    "unexplained",
-    "15 of 20 agree under the adopted reading (9 under v0). Misses: Adult PFLR* (0.70 / RD 0.07 against "
-    "0.755 / 0.005) and PFLR accuracy, where the fairness shift overshoots on Adult; Dutch PFLR accuracy "
-    "(0.54 against 0.63), where the literal |.| rule collapses; Adult FairLR accuracy (0.817 against "
-    "0.774 ± 0.052). No reading of the 11 tried fits both data sets.",
-    "why-pflr-did-not-recover",
-)
-_CAUSE_T2 = Cause(
-    "unexplained",
-    "31 of 48 agree (25 under v0). Adult PFLR* (8 misses) converges to its noiseless limit, which with "
-    "α = 1 overshoots (accuracy 0.70, RD 0.30 favouring women) while the paper has 0.75-0.79 / RD ≤ 0.03; "
-    "Dutch PFLR under the literal |.| rule stays at 0.54-0.57 (paper 0.63-0.77) while the signed shift "
-    "fits Dutch and overshoots Adult; no reading of the 11 tried fits both.",
-    "why-pflr-did-not-recover",
-)
-_CAUSE_F1 = Cause(
-    "unexplained",
-    "Same cause as Table 2's Adult PFLR*: at ε = 10 our PFLR* on Adult is near its overshooting noiseless "
-    "limit (RD 0.10-0.28 over the splits, accuracy flat at 0.62-0.70), so RD never stays below 0.05 and "
-    "accuracy does not rise with ε_f/ε.",
-    "why-pflr-did-not-recover",
-)
-
-
-def _committed_tables() -> dict[str, pd.DataFrame]:
-    from ..scoreboard import committed
-
-    return {name: committed("xu2019", name) for name in ("table1", "table2", "fig1")}
-
-
-def scoreboard() -> pd.DataFrame:
-    """Status of Tables 1-2 and Fig. 1 from the committed results, by the book's verdict rules.
-
-    Tables: one check per published mean (accuracy and RD of each dataset, method and
-    ε): ``ldpfair.verdicts.compare_published`` (Welch 95% against the paper's std over
-    10 runs, plus the fourth printed decimal), adopted reading, compact features.
-    Fig. 1 (no published values): the paper's trends, accuracy and RD rising with the
-    split ratio (Spearman, p < 0.05) and RD below 0.05 at every ratio.
-    """
-    t = _committed_tables()
-    rows = []
-    for item, label, name, cause in (("Table 1", "#table-1", "table1", _CAUSE_T1),
-                                     ("Table 2", "fig-xu2019-table2", "table2", _CAUSE_T2)):
-        cov = t[name].attrs.get("coverage", {}) if len(t[name]) else {}
-        if not len(t[name]):
-            rows.append(verdicts.score_item(item, label, agrees=[], present=0))
-            continue
-        other = t["table1"] if name == "table2" else t["table2"]
-        agree = published_agreement(t["table1"] if name == "table1" else other,
-                                    t["table2"] if name == "table2" else other,
-                                    SCOREBOARD_FEATURES, SCOREBOARD_READING)
-        agree = agree[agree["table"] == item]
-        rows.append(verdicts.score_item(
-            item, label, agrees=agree["agrees"].tolist(), present=cov.get("present"), total=cov.get("total"),
-            cause=cause,
-            evidence=f"{int(agree['agrees'].sum())}/{len(agree)} published means agree with ours "
-                     f"({SCOREBOARD_FEATURES} features, reading '{SCOREBOARD_READING}'; Welch 95% + printed "
-                     "precision)"))
-    f1 = t["fig1"]
-    if len(f1):
-        f1 = _of(f1, SCOREBOARD_FEATURES, SCOREBOARD_READING)
-        acc = stats.spearmanr(f1["eps_f_ratio"], f1["accuracy"])
-        rdc = stats.spearmanr(f1["eps_f_ratio"], f1["rd"])
-        rd_max = float(f1.groupby("eps_f_ratio")["rd"].mean().max())
-        trends = {"accuracy rises": bool(acc.statistic > 0 and acc.pvalue < 0.05),
-                  "RD rises": bool(rdc.statistic > 0 and rdc.pvalue < 0.05),
-                  "RD < 0.05 at every ratio": rd_max < 0.05}
-        cov = t["fig1"].attrs.get("coverage", {})
-        rows.append(verdicts.score_item(
-            "Figure 1", "fig-xu2019-1", trends=trends, present=cov.get("present"), total=cov.get("total"),
-            cause=_CAUSE_F1,
-            evidence=f"Spearman ρ(ratio, accuracy) = {acc.statistic:.2f}, "
-                     f"ρ(ratio, RD) = {rdc.statistic:.2f}; largest mean RD {rd_max:.3f} "
-                     f"({SCOREBOARD_FEATURES} features)"))
-    else:
-        rows.append(verdicts.score_item("Figure 1", "fig-xu2019-1", trends={}, present=0))
-    return pd.DataFrame(rows, columns=list(verdicts.ITEM_COLUMNS))
-
-
-def committed_claims() -> list[Claim]:
-    """The chapter's claims (:func:`claims`) on the committed results, as the scoreboard shows them."""
-    from ..scoreboard import committed
-
-    t1, t2 = committed("xu2019", "table1"), committed("xu2019", "table2")
-    if not len(t1) or not len(t2):
-        return []
-    return claims(t1, t2, SCOREBOARD_FEATURES, SCOREBOARD_READING)
-
-
-__all__ += ["INDEFINITE_TOL", "READINGS", "READING_KEYS", "CONVERGENCE_EPSILONS", "PAPER_DECIMALS",
-            "PAPER_RUNS", "SCOREBOARD_FEATURES", "SCOREBOARD_READING", "published_agreement",
-            "readings_table", "scoreboard", "committed_claims"]
+__all__ += ["READINGS", "READING_KEYS", "BOUNDS", "EVALUATIONS", "CONVERGENCE_EPSILONS", *_LEDGER]
