@@ -127,3 +127,46 @@ def test_details_are_full_width_lines_under_their_row():
     assert "RQ1 - evidence: 93% of cells fairer" in str(t)
     with pytest.raises(ValueError, match="details: no column"):
         table(claims, details="nope")
+
+
+def test_checks_marks_every_boolean_column_and_missing_values():
+    frame = pd.DataFrame({"figure": ["1", "2", "3"], "check": ["a", "b", "c"],
+                          "passes": [True, False, True], "on authors": [True, np.nan, None],
+                          "score": [0.5, 1.0, 0.25], "flag": ["x", "y", "z"]})
+    assert tables.boolean_columns(frame) == ["passes", "on authors"]
+    t = tables.checks(frame, key="figure")
+    assert t.frame["passes"].tolist() == ["\u2713", "\u2717", "\u2713"]
+    assert t.frame["on authors"].tolist() == ["\u2713", MISSING, MISSING]
+    assert t.frame["score"].tolist() == ["0.500", "1.000", "0.250"]  # numbers stay numbers
+    assert t.legend == ["\u2713 holds, \u2717 does not, \u2014 not checked."]  # one legend line
+    named = tables.checks(frame.set_index("figure"), marks="passes", legend_marks="L")
+    assert named.frame.columns[0] == "figure" and named.legend == ["L"]
+    assert named.frame["on authors"].tolist() == ["yes", MISSING, MISSING]  # not a mark column
+    with pytest.raises(ValueError, match="marks="):
+        tables.checks(frame, agreement="passes")
+    with pytest.raises(ValueError, match="agreement: no column 'nope'"):
+        tables.checks(frame, marks="nope")
+    assert tables.boolean_columns(pd.DataFrame({"x": [np.nan, None]})) == []  # no boolean at all
+
+
+def test_comparison_shows_paper_ours_with_interval_and_mark():
+    from ldpfair.reporting import side_by_side
+
+    ours = pd.DataFrame({"n": [100, 1000], "epsilon": [np.inf, 10.0], "leak_mean": [51.24, 60.0],
+                         "leak_ci": [1.0, 2.0], "extra": [3.0, 4.0]})
+    paper = pd.DataFrame({"n": [100, 1000, 5], "epsilon": [np.inf, 10.0, 1.0], "leak": [51.0, 70.0, 3.0]})
+    sbs = side_by_side(ours, paper, ["n", "epsilon"], "leak", tolerance=0.5)
+    sbs["extra"] = [3.0, 4.0, np.nan]
+    t = tables.comparison(sbs, ["n", "epsilon"], "leak", labels={"leak": "leakage (%)"},
+                          digits={"leak": 1, "epsilon": "g"}, extra=["extra"])
+    assert list(t.frame.columns) == ["n", "\u03b5", "leakage (%) paper", "leakage (%) ours",
+                                     "leakage (%) agrees", "extra"]
+    assert t.frame["\u03b5"].tolist() == ["\u221e", "10", "1"]
+    assert t.frame["leakage (%) ours"].tolist() == ["51.2\u00a0\u00b1\u00a01.0", "60.0\u00a0\u00b1\u00a02.0",
+                                                    MISSING]
+    assert t.frame["leakage (%) agrees"].tolist() == ["\u2713", "\u2717", MISSING]
+    assert "ours \u2212 paper" not in " ".join(t.frame.columns)
+    with_diff = tables.comparison(sbs, ["n", "epsilon"], "leak", diff=True, digits=1)
+    assert with_diff.frame["leak ours \u2212 paper"].tolist()[:2] == ["0.2", "-10.0"]
+    with pytest.raises(ValueError, match="sbs: no column 'acc \\(paper\\)'"):
+        tables.comparison(sbs, ["n"], "acc")
