@@ -170,3 +170,54 @@ def test_comparison_shows_paper_ours_with_interval_and_mark():
     assert with_diff.frame["leak ours \u2212 paper"].tolist()[:2] == ["0.2", "-10.0"]
     with pytest.raises(ValueError, match="sbs: no column 'acc \\(paper\\)'"):
         tables.comparison(sbs, ["n"], "acc")
+
+
+def _no_raw(t) -> None:
+    cells = set(t.frame.astype(str).to_numpy().ravel()) | set(t.frame.columns)
+    assert not cells & {"nan", "NaN", "None", "True", "False", "<NA>"}
+
+
+def test_chapter_tables_of_makhlouf2024_and_hamman2023_show_marks_and_labels():
+    from ldpfair.papers import hamman2023_tables as ht
+    from ldpfair.papers import makhlouf2024_tables as mkt
+    from ldpfair.reporting import side_by_side
+
+    fig = mkt.figure12({"Figure 1": {"three settings": True}, "Figure 2": {"P(M | A) as coded": False}})
+    assert fig.frame["holds"].tolist() == ["\u2713", "\u2717"] and fig.frame.columns[0] == "figure"
+    _no_raw(fig)
+    over = pd.DataFrame({"claim": ["Obs1"], "authors' files": ["reproduced"], "draw 0": ["reproduced"],
+                         "draw 1": ["partly"], "draw 2": ["reproduced"], "draw 3": ["reproduced"],
+                         "survives": [0.75], "checks changed": [0.25]})
+    t = mkt.claims_over_draws(over)
+    assert t.frame.iloc[0].tolist() == ["Obs1", "reproduced", "reproduced", "partly", "reproduced", "75%",
+                                        "0.25"]
+    assert "4 regenerated draws (3 shown)" in t.caption
+    dc = pd.DataFrame({"claim": ["Obs1", "Obs5"], "authors": ["reproduced", "partly"],
+                       "authors share": [1.0, 0.67], "draw 0": ["reproduced", "partly"],
+                       "draw 0 share": [1.0, 0.5]})
+    t = mkt.draw_claims(dc)
+    assert list(t.frame.columns) == ["claim", "authors' files", "draw 0", "checks passed (authors' files)",
+                                     "same share in every draw"]
+    assert t.frame.iloc[1].tolist() == ["Obs5", "partly", "partly", "67%", "\u2717"]
+    assert 'verdict-partly' in t.to_html()
+    ours = pd.DataFrame({"n": [1000], "n0": [10], "m": [60], "avg_sp_err_e3_mean": [12.345],
+                         "avg_sp_err_e3_ci": [0.5], "leakage_mean": [50.4], "leakage_ci": [np.nan]})
+    paper = pd.DataFrame({"n": [1000, 10000], "n0": [10, 100], "m": [60, 1000], "avg_sp_err_e3": [0.1, 0.2],
+                          "leakage": [50.0, 51.0]})
+    sbs = side_by_side(ours, paper, ["n", "n0", "m"], ["avg_sp_err_e3", "leakage"])
+    pub = ht.published(sbs, ["n", "n0", "m"], ["avg_sp_err_e3", "leakage"], caption="Table 2.")
+    assert pub.frame.columns[:3].tolist() == ["n", "N\u2080", "m"]
+    assert pub.frame.iloc[0, 4] == "12.3\u00a0\u00b1\u00a00.5" and pub.frame.iloc[1, 4] == MISSING
+    assert pub.frame.iloc[0, 5] == "\u2717" and pub.frame.iloc[1, 5] == MISSING
+    assert pub.frame.iloc[0, 7] == "50.4"  # no interval: the mean alone
+    _no_raw(pub)
+    imp = pd.DataFrame({"table": ["1", "1"], "n": [100, 100], "m": [40, 40], "N0": [10.0, 10.0],
+                        "epsilon": [10.0, 100.0], "mechanism": ["conceal", "laplace"],
+                        "paper_err": [1e-3, 2e-4],
+                        "theorem_scale": [0.5, 0.04], "implied_scale": [1e-3, 2e-4], "factor": [500.0, 200.0],
+                        "loss": [30.0, 50.0], "dp": [False, True]})
+    t = ht.implied(imp)
+    assert t.frame["\u03b5-DP"].tolist() == ["\u2717", "\u2713"]
+    assert t.frame["privacy loss / \u03b5"].tolist() == ["3", "0.5"]
+    assert t.frame["N\u2080"].tolist() == ["10", "10"]
+    _no_raw(t)
