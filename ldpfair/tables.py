@@ -494,6 +494,7 @@ def comparison(sbs: pd.DataFrame, on: str | Sequence[str], metrics: str | Sequen
     names: dict[str, str] = {c: _label(c, labels) for c in on}
     cols: dict[str, pd.Series] = {c: sbs[c] for c in on}
     dig: dict[str, int | str] = {c: per[c] for c in on if c in per}
+    dig["default"] = default
     pm: dict[str, str] = {}
     agree: list[str] = []
     for m in metrics:

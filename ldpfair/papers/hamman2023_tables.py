@@ -34,6 +34,8 @@ _DIGITS: dict[str, int | str] = {"epsilon": "g", "default": 1}
 def data_cards(specs: Sequence[tuple[str, Mapping[str, object]]]) -> Table:
     """The data cards of the chapter's datasets (:func:`ldpfair.datasets.cards.data_cards_table`)."""
     frame = cards.data_cards_table(list(specs))
+    # no target (the synthetic attributes only): no rate by group either
+    frame.loc[frame["target"] == "(none)", "P(Y=1) by group"] = None
     return table(frame, key="dataset", text=["options", "sensitive", "P(Y=1) by group"],
                  columns=["options", "n", "protected", "sensitive", "target", "P(Y=1)", "P(Y=1) by group"],
                  caption="Datasets of the chapter, computed from the loaded data.")
