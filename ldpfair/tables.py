@@ -21,6 +21,13 @@ a notebook (and in the book) as an HTML table and prints as plain text:
   scrollable box (``<div class="ldpfair-table">``, styled in ``_static/ldpfair.css``),
   under its caption.
 
+:func:`checks` is :func:`table` for a frame of checks: every boolean column (also one
+holding booleans and missing values) shows ✓ / ✗ / — with one legend.
+
+:func:`comparison` formats the output of :func:`ldpfair.reporting.side_by_side` (the
+paper's numbers next to ours): per metric the paper's value, ours as ``mean ± half-width``
+and the agreement mark.
+
 :func:`long` reshapes a wide frame (one column per metric) into the narrow shape
 (key columns, ``metric``, ``value``) that suits a page better than 12 columns.
 """
@@ -36,7 +43,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-__all__ = ["LABELS", "MISSING", "Table", "table", "long", "format_value", "verdict_slug", "label"]
+__all__ = ["LABELS", "MISSING", "Table", "table", "checks", "boolean_columns", "long", "format_value",
+           "comparison", "verdict_slug", "label"]
 
 _SPEC = re.compile(r",?\.\d+[eEfg%]")
 #: What a missing value shows.
@@ -373,6 +381,142 @@ def table(
     return Table(out, caption=caption, legend=lines, numeric=[names[c] for c in numeric],
                  keys=[names[c] for c in key], text=[names[c] for c in text],
                  badges=[names[c] for c in badges], details=detail_frame)
+
+
+def boolean_columns(frame: pd.DataFrame) -> list[str]:
+    """The columns of ``frame`` that hold only booleans and missing values (at least one boolean).
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+
+    Returns
+    -------
+    list of str
+        Column names, in the frame's order.
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise ValueError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
+    out = []
+    for col in frame.columns:
+        values = frame[col]
+        if pd.api.types.is_bool_dtype(values):
+            if len(values):
+                out.append(col)
+            continue
+        if values.dtype != object:
+            continue
+        present = [v for v in values if not _is_missing(v)]
+        if present and all(_is_bool(v) for v in present):
+            out.append(col)
+    return out
+
+
+def checks(frame: pd.DataFrame, *, marks: str | Sequence[str] | None = None,
+           legend_marks: str = "\u2713 holds, \u2717 does not, \u2014 not checked.",
+           **kwargs: object) -> Table:
+    """Format a frame of checks: boolean columns as ✓ / ✗, missing values as —.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The checks; its index is handled as in :func:`table`.
+    marks : str or sequence of str, optional
+        The columns shown as marks; default every column of booleans and missing values
+        (:func:`boolean_columns`, after the index is turned into columns).
+    legend_marks : str
+        The legend line of the marks (shown once under the table).
+    **kwargs
+        Any other argument of :func:`table` (``key``, ``caption``, ``labels``, ``digits``,
+        ``text``, ``legend``, ...), except ``agreement`` and ``agreement_legend``.
+
+    Returns
+    -------
+    Table
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise ValueError(f"frame must be a pandas DataFrame, got {type(frame).__name__}")
+    for name in ("agreement", "agreement_legend"):
+        if name in kwargs:
+            raise ValueError(f"checks: give the mark columns as marks=, not {name}=")
+    df = frame
+    if df.index.nlevels > 1 or df.index.name is not None:
+        df = df.reset_index()
+    if marks is None:
+        marks = [str(c) for c in boolean_columns(df)]
+    marks = [marks] if isinstance(marks, str) else list(marks)
+    return table(df, agreement=marks, agreement_legend=legend_marks, **kwargs)  # type: ignore[arg-type]
+
+
+def comparison(sbs: pd.DataFrame, on: str | Sequence[str], metrics: str | Sequence[str], *,
+               labels: Mapping[str, str] | None = None, digits: int | str | Mapping[str, int | str] = 3,
+               diff: bool = False, extra: Sequence[str] = (), caption: str | None = None,
+               legend: str | Sequence[str] = (),
+               agreement_legend: str = "\u2713 the paper's value lies in our 95% interval (widened by the "
+                                       "printed precision), \u2717 it does not, \u2014 no result of ours.",
+               ) -> Table:
+    """Format a :func:`ldpfair.reporting.side_by_side` frame: paper, ours ± CI, agreement.
+
+    Parameters
+    ----------
+    sbs : pandas.DataFrame
+        Columns ``on`` and, per metric ``m``, ``m (paper)``, ``m (ours)``, ``m ±``,
+        ``m diff`` and ``m agrees``.
+    on : str or sequence of str
+        The key columns (shown first).
+    metrics : str or sequence of str
+        The metrics, in the order shown.
+    labels : mapping, optional
+        Labels of the key columns and of the metrics (a metric's three columns read
+        ``<label> paper``, ``<label> ours``, ``<label> agrees``).
+    digits : int, str or mapping
+        Precision of the metrics (a mapping: per metric, ``"default"`` for the others)
+        and of the key columns (by their names); see :func:`format_value`.
+    diff : bool
+        Also show ``ours − paper`` per metric.
+    extra : sequence of str
+        Further columns of ``sbs`` shown after the metrics (labels and digits by name).
+    caption, legend, agreement_legend : str
+        As in :func:`table`.
+
+    Returns
+    -------
+    Table
+    """
+    on = [on] if isinstance(on, str) else list(on)
+    metrics = [metrics] if isinstance(metrics, str) else list(metrics)
+    labels = dict(labels or {})
+    needed = [f"{m} {part}" for m in metrics for part in ("(paper)", "(ours)", "\u00b1", "diff", "agrees")]
+    extra = list(extra)
+    _check_columns("sbs", on + needed + extra, sbs)
+    per = dict(digits) if isinstance(digits, Mapping) else {"default": digits}
+    default = per.pop("default", 3)
+    names: dict[str, str] = {c: _label(c, labels) for c in on}
+    cols: dict[str, pd.Series] = {c: sbs[c] for c in on}
+    dig: dict[str, int | str] = {c: per[c] for c in on if c in per}
+    dig["default"] = default
+    pm: dict[str, str] = {}
+    agree: list[str] = []
+    for m in metrics:
+        lab = _label(m, labels)
+        d = per.get(m, default)
+        cols[f"{m} (paper)"], names[f"{m} (paper)"] = sbs[f"{m} (paper)"], f"{lab} paper"
+        cols[f"{m} (ours)"], names[f"{m} (ours)"] = sbs[f"{m} (ours)"], f"{lab} ours"
+        cols[f"{m} \u00b1"], names[f"{m} \u00b1"] = sbs[f"{m} \u00b1"], f"{lab} \u00b1"
+        pm[f"{m} (ours)"] = f"{m} \u00b1"
+        dig.update({f"{m} (paper)": d, f"{m} (ours)": d})
+        if diff:
+            cols[f"{m} diff"], names[f"{m} diff"] = sbs[f"{m} diff"], f"{lab} ours \u2212 paper"
+            dig[f"{m} diff"] = d
+        cols[f"{m} agrees"], names[f"{m} agrees"] = sbs[f"{m} agrees"], f"{lab} agrees"
+        agree.append(f"{m} agrees")
+    for c in extra:
+        cols[c], names[c] = sbs[c], _label(c, labels)
+        if c in per:
+            dig[c] = per[c]
+    frame = pd.DataFrame(cols).reset_index(drop=True)
+    return table(frame, key=on, labels=names, digits=dig, pm=pm, agreement=agree,
+                 agreement_legend=agreement_legend, caption=caption, legend=legend)
 
 
 def long(frame: pd.DataFrame, key: str | Sequence[str], values: Sequence[str] | None = None, *,

@@ -68,9 +68,7 @@ _NOT_CONVERTED = "chapter not yet converted to ldpfair.tables"
 #: outside a scroll container: every cell output scrolls in its own box).
 KNOWN: dict[str, dict[str, int]] = {
     # counted on the book built from the merged forensic chapters (they added tables of checks)
-    "notebooks/makhlouf2024.html": {"raw-cell": 40},  # True in the diagram, Table 1 and quoted-number checks
     "notebooks/ghoukasian2025.html": {"raw-cell": 17},  # NaN (zeta table), True (FairProjection finding)
-    "notebooks/hamman2023.html": {"raw-cell": 274},  # True/False of Tables 1-4 and the readings tables
     "notebooks/xu2019.html": {"raw-cell": 32},  # nan
 }
 KNOWN_REASON = {page: _NOT_CONVERTED for page in KNOWN}

@@ -127,3 +127,97 @@ def test_details_are_full_width_lines_under_their_row():
     assert "RQ1 - evidence: 93% of cells fairer" in str(t)
     with pytest.raises(ValueError, match="details: no column"):
         table(claims, details="nope")
+
+
+def test_checks_marks_every_boolean_column_and_missing_values():
+    frame = pd.DataFrame({"figure": ["1", "2", "3"], "check": ["a", "b", "c"],
+                          "passes": [True, False, True], "on authors": [True, np.nan, None],
+                          "score": [0.5, 1.0, 0.25], "flag": ["x", "y", "z"]})
+    assert tables.boolean_columns(frame) == ["passes", "on authors"]
+    t = tables.checks(frame, key="figure")
+    assert t.frame["passes"].tolist() == ["\u2713", "\u2717", "\u2713"]
+    assert t.frame["on authors"].tolist() == ["\u2713", MISSING, MISSING]
+    assert t.frame["score"].tolist() == ["0.500", "1.000", "0.250"]  # numbers stay numbers
+    assert t.legend == ["\u2713 holds, \u2717 does not, \u2014 not checked."]  # one legend line
+    named = tables.checks(frame.set_index("figure"), marks="passes", legend_marks="L")
+    assert named.frame.columns[0] == "figure" and named.legend == ["L"]
+    assert named.frame["on authors"].tolist() == ["yes", MISSING, MISSING]  # not a mark column
+    with pytest.raises(ValueError, match="marks="):
+        tables.checks(frame, agreement="passes")
+    with pytest.raises(ValueError, match="agreement: no column 'nope'"):
+        tables.checks(frame, marks="nope")
+    assert tables.boolean_columns(pd.DataFrame({"x": [np.nan, None]})) == []  # no boolean at all
+
+
+def test_comparison_shows_paper_ours_with_interval_and_mark():
+    from ldpfair.reporting import side_by_side
+
+    ours = pd.DataFrame({"n": [100, 1000], "epsilon": [np.inf, 10.0], "leak_mean": [51.24, 60.0],
+                         "leak_ci": [1.0, 2.0], "extra": [3.0, 4.0]})
+    paper = pd.DataFrame({"n": [100, 1000, 5], "epsilon": [np.inf, 10.0, 1.0], "leak": [51.0, 70.0, 3.0]})
+    sbs = side_by_side(ours, paper, ["n", "epsilon"], "leak", tolerance=0.5)
+    sbs["extra"] = [3.0, 4.0, np.nan]
+    t = tables.comparison(sbs, ["n", "epsilon"], "leak", labels={"leak": "leakage (%)"},
+                          digits={"leak": 1, "epsilon": "g"}, extra=["extra"])
+    assert list(t.frame.columns) == ["n", "\u03b5", "leakage (%) paper", "leakage (%) ours",
+                                     "leakage (%) agrees", "extra"]
+    assert t.frame["\u03b5"].tolist() == ["\u221e", "10", "1"]
+    assert t.frame["leakage (%) ours"].tolist() == ["51.2\u00a0\u00b1\u00a01.0", "60.0\u00a0\u00b1\u00a02.0",
+                                                    MISSING]
+    assert t.frame["leakage (%) agrees"].tolist() == ["\u2713", "\u2717", MISSING]
+    assert "ours \u2212 paper" not in " ".join(t.frame.columns)
+    with_diff = tables.comparison(sbs, ["n", "epsilon"], "leak", diff=True, digits=1)
+    assert with_diff.frame["leak ours \u2212 paper"].tolist()[:2] == ["0.2", "-10.0"]
+    with pytest.raises(ValueError, match="sbs: no column 'acc \\(paper\\)'"):
+        tables.comparison(sbs, ["n"], "acc")
+
+
+def _no_raw(t) -> None:
+    cells = set(t.frame.astype(str).to_numpy().ravel()) | set(t.frame.columns)
+    assert not cells & {"nan", "NaN", "None", "True", "False", "<NA>"}
+
+
+def test_chapter_tables_of_makhlouf2024_and_hamman2023_show_marks_and_labels():
+    from ldpfair.papers import hamman2023_tables as ht
+    from ldpfair.papers import makhlouf2024_tables as mkt
+    from ldpfair.reporting import side_by_side
+
+    fig = mkt.figure12({"Figure 1": {"three settings": True}, "Figure 2": {"P(M | A) as coded": False}})
+    assert fig.frame["holds"].tolist() == ["\u2713", "\u2717"] and fig.frame.columns[0] == "figure"
+    _no_raw(fig)
+    over = pd.DataFrame({"claim": ["Obs1"], "authors' files": ["reproduced"], "draw 0": ["reproduced"],
+                         "draw 1": ["partly"], "draw 2": ["reproduced"], "draw 3": ["reproduced"],
+                         "survives": [0.75], "checks changed": [0.25]})
+    t = mkt.claims_over_draws(over)
+    assert t.frame.iloc[0].tolist() == ["Obs1", "reproduced", "reproduced", "partly", "reproduced", "75%",
+                                        "0.25"]
+    assert "4 regenerated draws (3 shown)" in t.caption
+    dc = pd.DataFrame({"claim": ["Obs1", "Obs5"], "authors": ["reproduced", "partly"],
+                       "authors share": [1.0, 0.67], "draw 0": ["reproduced", "partly"],
+                       "draw 0 share": [1.0, 0.5]})
+    t = mkt.draw_claims(dc)
+    assert list(t.frame.columns) == ["claim", "authors' files", "draw 0", "checks passed (authors' files)",
+                                     "same share in every draw"]
+    assert t.frame.iloc[1].tolist() == ["Obs5", "partly", "partly", "67%", "\u2717"]
+    assert 'verdict-partly' in t.to_html()
+    ours = pd.DataFrame({"n": [1000], "n0": [10], "m": [60], "avg_sp_err_e3_mean": [12.345],
+                         "avg_sp_err_e3_ci": [0.5], "leakage_mean": [50.4], "leakage_ci": [np.nan]})
+    paper = pd.DataFrame({"n": [1000, 10000], "n0": [10, 100], "m": [60, 1000], "avg_sp_err_e3": [0.1, 0.2],
+                          "leakage": [50.0, 51.0]})
+    sbs = side_by_side(ours, paper, ["n", "n0", "m"], ["avg_sp_err_e3", "leakage"])
+    pub = ht.published(sbs, ["n", "n0", "m"], ["avg_sp_err_e3", "leakage"], caption="Table 2.")
+    assert pub.frame.columns[:3].tolist() == ["n", "N\u2080", "m"]
+    assert pub.frame.iloc[0, 4] == "12.3\u00a0\u00b1\u00a00.5" and pub.frame.iloc[1, 4] == MISSING
+    assert pub.frame.iloc[0, 5] == "\u2717" and pub.frame.iloc[1, 5] == MISSING
+    assert pub.frame.iloc[0, 7] == "50.4"  # no interval: the mean alone
+    _no_raw(pub)
+    imp = pd.DataFrame({"table": ["1", "1"], "n": [100, 100], "m": [40, 40], "N0": [10.0, 10.0],
+                        "epsilon": [10.0, 100.0], "mechanism": ["conceal", "laplace"],
+                        "paper_err": [1e-3, 2e-4],
+                        "theorem_scale": [0.5, 0.04], "implied_scale": [1e-3, 2e-4], "factor": [500.0, 200.0],
+                        "loss": [30.0, 50.0], "dp": [False, True]})
+    t = ht.implied(imp)
+    assert t.frame["\u03b5-DP"].tolist() == ["\u2717", "\u2713"]
+    assert t.frame["privacy loss / \u03b5"].tolist() == ["3", "0.5"]
+    assert t.frame["N\u2080"].tolist() == ["10", "10"]
+    _no_raw(t)

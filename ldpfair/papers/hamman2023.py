@@ -415,8 +415,8 @@ def claims(res: Mapping[str, pd.DataFrame]) -> list[Claim]:
               == a[j] for j in range(500))
     out.append(Claim("single query", "A single SP query (Example 1), or two queries of realistic models "
                      "(Example 2), reveals a targeted individual's group.",
-                     f"Every one of 500 individuals (N0 = 50) identified by Example 1: {ok}; by Example 2: "
-                     f"{ok2}.", {"example 1": ok, "example 2": ok2}))
+                     f"Every one of 500 individuals (N0 = 50) identified by Example 1: {('no', 'yes')[ok]}; "
+                     f"by Example 2: {('no', 'yes')[ok2]}.", {"example 1": ok, "example 2": ok2}))
     # C2: O(N0 log(n/N0)) queries reconstruct all
     f2 = res["fig2"]
     t1 = res["table1"]
