@@ -17,9 +17,9 @@ loaded or failed) instead of a fixed delay, and the page fails on:
   resource loaded from another host;
 - at 1280 px, a figure shown narrower than ``ldpfair.style`` assumes when it sizes
   fonts (85% of its natural width or of 700 px): its text would render below 9 px;
-- content (a small per-page allowance in :data:`KNOWN`, which may only shrink): a
-  table or cell reading ``nan`` / ``None`` / ``True`` / ``False``, a table wider than
-  the content column outside a scroll container.
+- content, on every page without exception: a table or cell reading ``nan`` /
+  ``None`` / ``True`` / ``False``, a table wider than the content column outside a
+  scroll container.
 
 Full-page screenshots are written to ``_build/screenshots/<page>_<width>.png`` (or
 ``$LDPFAIR_SCREENSHOTS``).
@@ -59,19 +59,6 @@ ERROR_TEXT = re.compile(
     r"|An error occurred while executing|Kernel died|ERROR:|WARNING: "
 )
 
-#: Content-rule violations still allowed on a page: page -> rule -> most occurrences
-#: (over both widths). Rules: "raw-cell" (a cell reading nan/None/True/False/...),
-#: "wide-table" (a table wider than the content column outside a scroll container).
-#: A count may only go down; remove an entry once its chapter is converted.
-_NOT_CONVERTED = "chapter not yet converted to ldpfair.tables"
-#: Counted on the full book built from wip-reader on 2026-11-24 (no page has a wide table
-#: outside a scroll container: every cell output scrolls in its own box).
-KNOWN: dict[str, dict[str, int]] = {
-    # counted on the book built from the merged forensic chapters (they added tables of checks)
-    "notebooks/ghoukasian2025.html": {"raw-cell": 17},  # NaN (zeta table), True (FairProjection finding)
-    "notebooks/xu2019.html": {"raw-cell": 32},  # nan
-}
-KNOWN_REASON = {page: _NOT_CONVERTED for page in KNOWN}
 
 _CHECK = r"""
 const done = arguments[arguments.length - 1];
@@ -384,19 +371,9 @@ def test_page_renders(server, browser, page):
         shot = SHOTS / _shot_name(page, width)
         browser.screenshot(shot, width, int(result["height"]))
         assert shot.is_file() and shot.stat().st_size > 10_000, f"no screenshot of {page} at {width} px"
-    allowed = KNOWN.get(page, {})
-    over = {rule: n for rule, n in worst.items() if n > allowed.get(rule, 0)}
-    assert not over, (f"{page}: {over} (allowed {allowed or 'none'}); "
+    over = {rule: n for rule, n in worst.items() if n > 0}
+    assert not over, (f"{page}: {over}; "
                       f"cells: {details['raw-cell'][:20]}; wide tables: {details['wide-table'][:10]}")
-
-
-def test_known_violations_are_few_and_explained():
-    """The allowance list names only unconverted chapters, with a reason, and stays small."""
-    assert set(KNOWN) == set(KNOWN_REASON)
-    assert all(KNOWN_REASON[p] for p in KNOWN)
-    assert all(set(rules) <= {"raw-cell", "wide-table"} for rules in KNOWN.values())
-    assert not any(p.startswith("book/") or p.endswith("arcolezi2023.html") for p in KNOWN), \
-        "pages converted to ldpfair.tables may not have allowances"
 
 
 @needs_book

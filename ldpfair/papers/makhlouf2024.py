@@ -330,6 +330,11 @@ def _drop(summ: pd.DataFrame, data: str, setting: str, col: str) -> float:
     return _val(summ, data, setting, 0.1, col) - _val(summ, data, "noLDP", math.inf, col)
 
 
+
+def _eps_text(eps: float) -> str:
+    """An epsilon for a sentence: ``"none"`` where no epsilon qualifies (NaN)."""
+    return "none" if np.isnan(eps) else f"{eps:g}"
+
 def claims(summ: pd.DataFrame) -> list[Any]:
     """Obs1-Obs8, Statements 1-2 and recommendations A-D, checked on :func:`summary` of our runs.
 
@@ -371,7 +376,8 @@ def _claims(summ: pd.DataFrame) -> list[Any]:
         ms = np.nanmean([abs(_val(summ, d, "sLDP", e, "SD")) for e in EPSILONS])
         mc = np.nanmean([abs(_val(summ, d, "combLDP", e, "SD")) for e in EPSILONS])
         ck[f"{d}: mean |SD| comb < sLDP"] = bool(mc < ms)
-        ev.append(f"{d}: |SD| < 0.02 from eps {es:g} (sLDP) vs {ec:g} (comb); mean |SD| {ms:.3f} vs {mc:.3f}")
+        ev.append(f"{d}: largest eps with |SD| < 0.02 {_eps_text(es)} (sLDP) vs {_eps_text(ec)} (comb); "
+                  f"mean |SD| {ms:.3f} vs {mc:.3f}")
     ck["S1_0.44: comb reaches |SD| < 0.02 at a larger eps than sLDP"] = bool(
         (lambda a, b: (np.isnan(a) and not np.isnan(b)) or b > a)(
             *[max([e for e in EPSILONS if abs(_val(summ, "S1_0.44", s, e, "SD")) < 0.02] or [np.nan])
