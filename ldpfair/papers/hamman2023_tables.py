@@ -20,7 +20,7 @@ from ..tables import Table, checks, comparison, table
 
 __all__ = ["LABELS", "data_cards", "coverage", "attacks_table", "sensitivities", "published",
            "accuracy", "claims", "regressions", "readings", "best_readings", "reading_cells",
-           "table1_readings", "implied"]
+           "table1_readings", "implied", "clipping"]
 
 #: Labels of the chapter's internal column names.
 LABELS: dict[str, str] = {
@@ -204,3 +204,27 @@ def implied(imp: pd.DataFrame) -> Table:
                           "error implies, their ratio, and the privacy loss of the neighbouring pair "
                           "over \u03b5.")
 
+
+
+def clipping(comparison_: Mapping[str, pd.DataFrame]) -> Table:
+    """Table 1's noiseless leakage under unclipped and clipped perturbed models.
+
+    ``comparison_`` is :func:`ldpfair.papers.hamman2023_forensics.clipping_comparison`;
+    the legend line gives each reading's count of agreeing Table 1 numbers.
+    """
+    rows = comparison_["noiseless"].assign(full_recovery=lambda d: 100 * d["full_recovery"])
+    counts = comparison_["counts"]
+    per = counts.pivot(index="variant", columns="metric", values="agree")
+    of = int(counts["of"].iloc[0]) if len(counts) else 0
+    legend = [f"Table 1 numbers that agree, {v}: errors {int(r['avg_sp_err_e3'])} of {of}, leakage "
+              f"{int(r['leakage'])} of {of}." for v, r in per.iterrows()]
+    return checks(rows, marks="agrees", key=["variant", "n", "m"],
+                  columns=["paper", "ours", "runs", "full_recovery", "agrees"], pm={"ours": "halfwidth"},
+                  labels={**LABELS, "variant": "models", "paper": "paper (%)", "ours": "ours (%)",
+                          "full_recovery": "runs at 100% (%)", "agrees": "agrees"},
+                  digits={"paper": 0, "ours": 1, "full_recovery": 0, "runs": "int", "default": 1},
+                  legend_marks="\u2713 the paper's value lies in our 95% interval (widened by its printed "
+                               "precision), \u2717 it does not.",
+                  legend=legend,
+                  caption="Table 1, noiseless leakage (%): perturbed models unclipped (the text, our "
+                          "default) and clipped to [0, 1] (our first reading).")
