@@ -8,10 +8,14 @@ import numpy as np
 
 from .._validation import check_rng
 from ..encoding import one_hot as _one_hot
-from ._kernels import grr_from_uniforms
+from ._kernels import grr_fill
 from .base import FrequencyOracle, ratio_or_inf
 
-__all__ = ["GRR", "one_hot"]
+__all__ = ["GRR", "one_hot", "GRR_BLOCK"]
+
+#: Users per block of :meth:`GRR.perturb`: their uniforms (128 KiB) stay in the cache
+#: and the buffer is reused, instead of an n-sized float array of fresh pages.
+GRR_BLOCK = 1 << 14
 
 
 def one_hot(values: np.ndarray, k: int) -> np.ndarray:
@@ -77,11 +81,22 @@ class GRR(FrequencyOracle):
         return ratio_or_inf(self.p, self.q)
 
     def perturb(self, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Return the perturbed codes (int64, shape (n,)); one uniform per user."""
+        """Return the perturbed codes (int64, shape (n,)); one uniform per user.
+
+        The uniforms are drawn in blocks of :data:`GRR_BLOCK` users into one reused
+        buffer; ``Generator.random`` fills an array element by element from the
+        stream, so the blocks consume it exactly as one draw of ``n`` uniforms.
+        """
         values = self._check_values(values)
         rng = check_rng(rng)
-        u = rng.random(values.shape[0])
-        return grr_from_uniforms(values, u, self.p, self.k)
+        n = values.shape[0]
+        out = np.empty(n, dtype=np.int64)
+        buf = np.empty(min(n, GRR_BLOCK))
+        for start in range(0, n, GRR_BLOCK):
+            u = buf[: min(n - start, GRR_BLOCK)]
+            rng.random(out=u)
+            grr_fill(values, u, self.p, self.k, out, start)
+        return out
 
     def support(self, reports: np.ndarray) -> np.ndarray:
         """One-hot encoding of the reported codes."""
