@@ -45,7 +45,7 @@ def test_blocked_grr_consumes_the_stream_as_one_draw(n, k, eps):
 
 def test_blocked_grr_other_bit_generators():
     values = np.random.default_rng(3).integers(0, 9, 2 * GRR_BLOCK + 5)
-    for bitgen in (np.random.MT19937, np.random.SFC64, np.random.Philox):
+    for bitgen in (np.random.MT19937, np.random.SFC64, np.random.Philox, np.random.PCG64DXSM):
         new = GRR(9, 1.5).perturb(values, np.random.Generator(bitgen(4)))
         old = _grr_single_draw(values, 9, GRR(9, 1.5).p, np.random.Generator(bitgen(4)))
         np.testing.assert_array_equal(new, old)

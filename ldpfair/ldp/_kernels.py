@@ -13,11 +13,29 @@ import numpy as np
 
 __all__ = [
     "grr_fill",
+    "grr_fill_raw",
+    "codes_in_range",
     "grr_from_uniforms",
     "channel_from_uniforms",
     "column_counts",
     "lh_support",
 ]
+
+
+#: ``2**-53``: a 53-bit integer times this is a double in [0, 1), as numpy's ``next_double``.
+TWO_M53 = 1.0 / 9007199254740992.0
+
+
+@numba.njit(cache=True, nogil=True, inline="always")
+def _grr_one(v, ui, p, scale, top):  # pragma: no cover - compiled
+    """Keep ``v`` if ``ui < p``, else the other value ``floor((ui - p) scale)`` shifted past ``v``.
+
+    Both outcomes are computed and one is selected without a branch: when p is
+    near 1/2 (k = 2, small epsilon) a branch would be mispredicted half the time.
+    """
+    o = min(max(np.int64((ui - p) * scale), 0), top)
+    o += o >= v
+    return v if ui < p else o
 
 
 @numba.njit(cache=True, nogil=True)
@@ -28,18 +46,33 @@ def grr_fill(values, u, p, k, out, start):  # pragma: no cover - compiled
     ``(u - p) / (1 - p)`` is uniform on [0, 1), so a second draw is not needed;
     the other value is ``floor(.. * (k - 1))`` shifted past the true value.
     """
-    m = u.shape[0]
     scale = (k - 1) / (1.0 - p) if p < 1.0 else 0.0
-    top = k - 2
-    for t in range(m):
-        # Both outcomes are computed and one is selected without a branch: when p is
-        # near 1/2 (k = 2, small epsilon) a branch would be mispredicted half the time.
-        i = start + t
+    for t in range(u.shape[0]):
+        out[start + t] = _grr_one(values[start + t], u[t], p, scale, k - 2)
+
+
+@numba.njit(cache=True, nogil=True)
+def grr_fill_raw(values, raw, p, k, out, start):  # pragma: no cover - compiled
+    """:func:`grr_fill` from raw 64-bit words: the uniform is ``(word >> 11) 2^-53``.
+
+    That is numpy's ``next_double`` of the 64-bit bit generators (PCG64,
+    PCG64DXSM, SFC64, Philox), so the reports equal those of ``rng.random``.
+    """
+    scale = (k - 1) / (1.0 - p) if p < 1.0 else 0.0
+    sh = np.uint64(11)
+    for t in range(raw.shape[0]):
+        ui = np.float64(raw[t] >> sh) * TWO_M53
+        out[start + t] = _grr_one(values[start + t], ui, p, scale, k - 2)
+
+
+@numba.njit(cache=True, nogil=True)
+def codes_in_range(values, k):  # pragma: no cover - compiled
+    """Whether every entry of the integer array ``values`` lies in ``[0, k)`` (one pass)."""
+    ok = True
+    for i in range(values.shape[0]):
         v = values[i]
-        ui = u[t]
-        o = min(max(np.int64((ui - p) * scale), 0), top)
-        o += o >= v
-        out[i] = v if ui < p else o
+        ok &= (v >= 0) & (v < k)
+    return ok
 
 
 @numba.njit(cache=True, nogil=True)
