@@ -1,10 +1,11 @@
-"""The blocked GRR draw and the uint8 column counts give the same numbers as before.
+"""The blocked GRR draw, the windowed subset draw and the uint8 column counts give the same numbers as before.
 
 The committed results must not move: ``GRR.perturb`` now draws its uniforms in
-blocks of ``GRR_BLOCK`` users into one reused buffer, and the unary encodings
-count their bits in uint8 blocks of rows. Both are checked against the former
-implementations (one ``rng.random(n)`` draw; ``sum(axis=0, dtype=int64)``) and
-against digests of reports and estimates computed with the code before the change.
+blocks of ``GRR_BLOCK`` users, subset selection reads its raw-word buffers through a
+reused window, and the unary encodings count their bits in uint8 blocks of rows.
+They are checked against the former implementations (one ``rng.random(n)`` draw;
+``sum(axis=0, dtype=int64)``) and against digests of reports, estimates and the
+generator's next draw computed with the code before the change.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import hashlib
 import numpy as np
 import pytest
 
-from ldpfair.ldp import GRR, OUE, RAPPOR, THE, make_protocol
+from ldpfair.ldp import GRR, OUE, RAPPOR, THE, _bits, make_protocol
 from ldpfair.ldp._kernels import COUNT_ROWS
 from ldpfair.ldp.grr import GRR_BLOCK
 from ldpfair.ldp.unary import bit_counts
@@ -106,3 +107,44 @@ def test_reports_and_estimates_match_the_former_code(key):
     rng = np.random.default_rng([n, k])
     reports = mech.perturb(rng.integers(0, k, n), rng)
     assert (_digest(reports), _digest(mech.estimate(reports)), float(rng.random())) == GOLDEN[key]
+
+
+#: Subset reports (members) and the generator's next uniform before the windowed draw
+#: (commit fabae88): both subset kernels, 16- and 32-bit parts, several bit generators,
+#: many users per logical buffer and one (block = 1).
+GOLDEN_SUBSETS = {
+    ("SS", 74, 0.25, 40000, "PCG64"): ("f0e097cf745d4d31", 0.5800979360708312),
+    ("SS", 1000, 0.25, 20000, "PCG64"): ("218ff4d9df917a88", 0.06894884729996353),
+    ("SS", 5000, 2.0, 20000, "PCG64"): ("f881642320ca6009", 0.6597047679485623),
+    ("SS", 1000, 1.0, 17000, "MT19937"): ("ee354b2b52bb9589", 0.3288971320180033),
+    ("SS", 130, 0.5, 33000, "SFC64"): ("2bf1354c08fd9361", 0.3882780747143907),
+    ("draw_subsets", 6, 3, 1): ("c5e6002afd64d830", 0.3984390112904641),
+    ("draw_subsets", 300, 40, 7): ("5624a254c13db4b6", 0.27717186078186473),
+    ("draw_subsets", 40, 39, 3): ("e3a6a65dc0119e86", 0.9008799813313492),
+}
+
+
+def _subsets(key):
+    if key[0] == "SS":
+        _, k, eps, n, bitgen = key
+        rng = np.random.Generator(getattr(np.random, bitgen)(k))
+        return make_protocol("SS", k, eps).perturb(rng.integers(0, k, n), rng), rng
+    _, k, omega, block = key
+    rng = np.random.default_rng(block)
+    return _bits.draw_subsets(rng.integers(0, k, 5000), k, omega, 0.4, rng, block=block), rng
+
+
+@pytest.mark.parametrize("key", list(GOLDEN_SUBSETS))
+def test_windowed_subsets_match_the_former_code(key):
+    reports, rng = _subsets(key)
+    assert (_digest(reports), float(rng.random())) == GOLDEN_SUBSETS[key]
+
+
+@pytest.mark.parametrize("key", [("SS", 1000, 0.25, 20000, "PCG64"), ("draw_subsets", 300, 40, 7)])
+def test_subsets_do_not_depend_on_the_window(key, monkeypatch):
+    # The smallest window (4 users' parts) and 3-word refills: many users stop at the
+    # window's end, before or during their draws, and are redone on the same words.
+    monkeypatch.setattr(_bits, "WINDOW", 1)
+    monkeypatch.setattr(_bits, "CHUNK_WORDS", 3)
+    reports, rng = _subsets(key)
+    assert (_digest(reports), float(rng.random())) == GOLDEN_SUBSETS[key]
