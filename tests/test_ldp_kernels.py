@@ -1,11 +1,12 @@
-"""The blocked GRR draw, the windowed subset draw and the uint8 column counts give the same numbers as before.
+"""The blocked GRR draw and the uint8 column counts give the same numbers as before.
 
 The committed results must not move: ``GRR.perturb`` now draws its uniforms in
-blocks of ``GRR_BLOCK`` users, subset selection reads its raw-word buffers through a
-reused window, and the unary encodings count their bits in uint8 blocks of rows.
-They are checked against the former implementations (one ``rng.random(n)`` draw;
-``sum(axis=0, dtype=int64)``) and against digests of reports, estimates and the
-generator's next draw computed with the code before the change.
+blocks of ``GRR_BLOCK`` users (as raw words for the 64-bit bit generators), and the
+unary encodings count their bits in uint8 blocks of rows. They are checked against
+the former implementations (one ``rng.random(n)`` draw; ``sum(axis=0, dtype=int64)``)
+and against digests of reports, estimates and the generator's next draw computed
+with the code before the change (subset selection included: its reports must not
+move either).
 """
 
 from __future__ import annotations
@@ -109,7 +110,7 @@ def test_reports_and_estimates_match_the_former_code(key):
     assert (_digest(reports), _digest(mech.estimate(reports)), float(rng.random())) == GOLDEN[key]
 
 
-#: Subset reports (members) and the generator's next uniform before the windowed draw
+#: Subset reports (members) and the generator's next uniform of the code before the change
 #: (commit fabae88): both subset kernels, 16- and 32-bit parts, several bit generators,
 #: many users per logical buffer and one (block = 1).
 GOLDEN_SUBSETS = {
@@ -135,16 +136,6 @@ def _subsets(key):
 
 
 @pytest.mark.parametrize("key", list(GOLDEN_SUBSETS))
-def test_windowed_subsets_match_the_former_code(key):
-    reports, rng = _subsets(key)
-    assert (_digest(reports), float(rng.random())) == GOLDEN_SUBSETS[key]
-
-
-@pytest.mark.parametrize("key", [("SS", 1000, 0.25, 20000, "PCG64"), ("draw_subsets", 300, 40, 7)])
-def test_subsets_do_not_depend_on_the_window(key, monkeypatch):
-    # The smallest window (4 users' parts) and 3-word refills: many users stop at the
-    # window's end, before or during their draws, and are redone on the same words.
-    monkeypatch.setattr(_bits, "WINDOW", 1)
-    monkeypatch.setattr(_bits, "CHUNK_WORDS", 3)
+def test_subsets_match_the_former_code(key):
     reports, rng = _subsets(key)
     assert (_digest(reports), float(rng.random())) == GOLDEN_SUBSETS[key]
