@@ -1,23 +1,35 @@
-"""Throughput of ldpfair.ldp's perturbation, side by side with per-user clients.
+"""Throughput of ldpfair.ldp, side by side with multi-freq-ldpy (and pure-ldp), cold and warm.
 
-For every protocol, k in {2, 74} and epsilon in {0.25, 1, 8}:
+Two operations:
 
-- ``ldpfair``: ``perturb`` on all ``n`` users at once (default n = 10**6), best of 3;
-- ``numpy``: the cost of drawing the same random numbers with numpy's generator
-  alone (uniforms for GRR/UE/THE/SS, two bounded integers + a uniform for local
-  hashing), best of 3, drawn in the same blocks;
-- ``multi-freq-ldpy`` (0.2.5): its per-user client called once per user in a list
-  comprehension (its README usage) on ``n_small`` users (default 2 * 10**4),
-  converted to users/s; THE is its ``HE_Client`` (thresholding is server-side);
-- ``pure-ldp`` (1.2): its per-user client (``privatise``) where it has the
-  protocol (DE = GRR, UE = RAPPOR/OUE, LH = BLH/OLH, HE = THE; no SS; its
-  ``RAPPOR`` is the Bloom-filter variant, so RAPPOR is compared with its SUE).
+- ``perturb``: every protocol at k in {2, 74} and epsilon in {0.25, 1, 8}, and subset
+  selection at k = 1000; ldpfair's ``perturb`` on all ``n`` users at once (2 * 10**6
+  for GRR, 10**6 otherwise, 10**5 at k = 1000) against the per-user clients of
+  multi-freq-ldpy (0.2.5; its README usage, one call per user on ``n_peer`` users)
+  and pure-ldp (1.2, ``privatise``; no SS; its UE client (SUE) stands in for RAPPOR,
+  its HE client for THE), and against the cost of drawing the same random numbers
+  with numpy alone;
+- ``estimate``: OUE, RAPPOR and THE at k in {74, 1000}, epsilon = 1: ldpfair's
+  ``estimate`` on ``n`` boolean reports against multi-freq-ldpy's aggregator
+  (``UE_Aggregator_MI``, ``HE_Aggregator_MI``) on ``n_peer`` reports in its own
+  format (a list of float vectors; noisy histograms for THE, thresholded by it).
 
-Everything runs on one core (NUMBA_NUM_THREADS = OMP_NUM_THREADS = 1). numba is
-warmed up before timing. Writes ``results/benchmarks/ldp_throughput.csv`` and a
-``.json`` with the machine and versions (atomically).
+Cold and warm: every measurement runs in a fresh process, forked from a parent that
+has imported the libraries and loaded the compiled kernels but allocated nothing
+large. In it: a small warm-up call (1,000 users), then ``cold`` = the first call on
+all ``n`` users (fresh pages, as in a new Python session), the peer's timed pass,
+then ``warm`` = the next call (pages recycled by the allocator), then pure-ldp and
+the numpy draws. The 7 repetitions are the outer loop (every setting once, then
+again), so ldpfair and the peer are measured side by side and interleaved in time.
+Times are CPU times (``time.process_time``: user + system, which includes page
+faults) with one thread (NUMBA_NUM_THREADS = OMP_NUM_THREADS = 1), so the load of
+other processes on the machine does not count. The ratios are medians over the
+repetitions of ldpfair's users/s over the peer's, measured in the same process.
 
-Usage: ``python benchmarks/bench_ldp.py [--n N] [--n-small M] [--quick] [--out DIR]``.
+Writes ``results/benchmarks/ldp_throughput.csv`` and a ``.json`` with the machine
+and versions (atomically).
+
+Usage: ``python benchmarks/bench_ldp.py [--repeats R] [--quick] [--only OP] [--out DIR]``.
 """
 
 from __future__ import annotations
@@ -30,9 +42,11 @@ for _var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MK
 import argparse  # noqa: E402
 import csv  # noqa: E402
 import datetime as dt  # noqa: E402
+import io  # noqa: E402
 import json  # noqa: E402
-import math  # noqa: E402
+import multiprocessing as mp  # noqa: E402
 import platform  # noqa: E402
+import statistics  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
@@ -48,16 +62,29 @@ from ldpfair.ldp.hashing import PRIME  # noqa: E402
 
 KS = (2, 74)
 EPSILONS = (0.25, 1.0, 8.0)
-REPEATS = 5
+REPEATS = 7
+WARMUP = 1000
 
 
-def best_time(fn, repeats=REPEATS):
-    best = math.inf
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return best
+def settings(quick: bool = False) -> list[dict]:
+    """Every measured setting: operation, protocol, k, epsilon, n and the peer's n."""
+    scale = 10 if quick else 1
+    out = []
+    for k in KS:
+        for eps in EPSILONS:
+            for name in PROTOCOLS:
+                n = 2 * 10**6 if name == "GRR" else 10**6
+                out.append(dict(op="perturb", protocol=name, k=k, epsilon=eps, n=n // scale,
+                                n_peer=20_000 // scale))
+    for eps in EPSILONS:
+        out.append(dict(op="perturb", protocol="SS", k=1000, epsilon=eps, n=10**5 // scale,
+                        n_peer=2000 // scale))
+    for k in (74, 1000):
+        for name in ("OUE", "RAPPOR", "THE"):
+            n, n_peer = (10**6, 20_000) if k == 74 else (10**5, 2000)
+            out.append(dict(op="estimate", protocol=name, k=k, epsilon=1.0, n=n // scale,
+                            n_peer=n_peer // scale))
+    return out
 
 
 def numpy_baseline(mech, n, rng):
@@ -78,6 +105,13 @@ def numpy_baseline(mech, n, rng):
             rng.random(m)
 
     return blocks
+
+
+def cpu_time(fn) -> float:
+    """CPU seconds (user + system) of one call."""
+    t0 = time.process_time()
+    fn()
+    return time.process_time() - t0
 
 
 class _XXHashShim:
@@ -162,14 +196,6 @@ def pure_ldp_client(name, k, eps):
     return None
 
 
-def time_per_user(client, values):
-    client(int(values[0]))  # warm-up (numba compile)
-    vals = [int(v) for v in values]
-    t0 = time.perf_counter()
-    _ = [client(v) for v in vals]
-    return len(vals) / (time.perf_counter() - t0)
-
-
 def cpu_model():
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
@@ -195,61 +221,178 @@ def atomic_write(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
+def mfl_aggregator(name, k, eps):
+    from multi_freq_ldpy.pure_frequency_oracles.HE import HE_Aggregator_MI
+    from multi_freq_ldpy.pure_frequency_oracles.UE import UE_Aggregator_MI
+
+    return {
+        "RAPPOR": lambda reports: UE_Aggregator_MI(reports, eps, False),
+        "OUE": lambda reports: UE_Aggregator_MI(reports, eps, True),
+        "THE": lambda reports: HE_Aggregator_MI(reports, k, eps, True),
+    }[name]
+
+
+def per_user_rate(client, values) -> float:
+    """Users per CPU second of a per-user client over ``values`` (one pass after one warm-up call)."""
+    vals = [int(v) for v in values]
+    client(vals[0])
+    t = cpu_time(lambda: [client(v) for v in vals])
+    return len(vals) / t
+
+
+def measure_perturb(s: dict) -> dict:
+    name, k, eps, n, n_peer = s["protocol"], s["k"], s["epsilon"], s["n"], s["n_peer"]
+    mech = make_protocol(name, k, eps)
+    values = np.random.default_rng(0).integers(0, k, n)
+    rng = np.random.default_rng(1)
+    mech.perturb(values[:WARMUP], rng)
+    cold = cpu_time(lambda: mech.perturb(values, rng))
+    peer = per_user_rate(mfl_client(name, k, eps), values[:n_peer])
+    warm = cpu_time(lambda: mech.perturb(values, rng))
+    pl_client = pure_ldp_client(name, k, eps) if k <= 74 else None
+    pl = per_user_rate(pl_client, values[:n_peer]) if pl_client is not None else None
+    draws = numpy_baseline(mech, n, np.random.default_rng(2))
+    draws()
+    t_np = cpu_time(draws)
+    return dict(params=repr(mech), cold=n / cold, warm=n / warm, mfl=peer, pure_ldp=pl, numpy=n / t_np)
+
+
+def measure_estimate(s: dict) -> dict:
+    name, k, eps, n, n_peer = s["protocol"], s["k"], s["epsilon"], s["n"], s["n_peer"]
+    mech = make_protocol(name, k, eps)
+    values = np.random.default_rng(0).integers(0, k, n)
+    reports = mech.perturb(values, np.random.default_rng(1))
+    if name == "THE":  # multi-freq-ldpy's THE clients send the noisy histogram
+        he = make_protocol("THE", k, eps, report="vector")
+        vectors = he.perturb(values[:n_peer], np.random.default_rng(3))
+        peer_reports = list(vectors)
+    else:  # its UE clients send float vectors of 0/1
+        peer_reports = list(reports[:n_peer].astype(np.float64))
+    mech.estimate(reports[:WARMUP])
+    cold = cpu_time(lambda: mech.estimate(reports))
+    aggregate = mfl_aggregator(name, k, eps)
+    peer = n_peer / cpu_time(lambda: aggregate(peer_reports))
+    warm = cpu_time(lambda: mech.estimate(reports))
+    return dict(params=repr(mech), cold=n / cold, warm=n / warm, mfl=peer, pure_ldp=None, numpy=None)
+
+
+def _child(conn, s: dict) -> None:
+    warnings.filterwarnings("ignore")
+    try:
+        conn.send(measure_perturb(s) if s["op"] == "perturb" else measure_estimate(s))
+    except BaseException as exc:  # noqa: BLE001 - reported by the parent
+        conn.send({"error": f"{type(exc).__name__}: {exc}"})
+    conn.close()
+
+
+def in_fresh_process(s: dict) -> dict:
+    """Run one measurement in a forked child (fresh pages; libraries already loaded)."""
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(child, s))
+    proc.start()
+    child.close()
+    res = parent.recv()
+    proc.join()
+    if "error" in res:
+        raise RuntimeError(f"{s}: {res['error']}")
+    return res
+
+
+def warm_up_parent(todo: list[dict]) -> None:
+    """Import every client and compile every kernel once, on small inputs only.
+
+    multi-freq-ldpy's GRR client is a numba function compiled without a cache: a
+    call here compiles it once for all the forked children.
+    """
+    warnings.filterwarnings("ignore")
+    values = np.arange(64) % 2
+    for s in todo:
+        name, k, eps = s["protocol"], s["k"], s["epsilon"]
+        mech = make_protocol(name, k, eps)
+        rep = mech.perturb(values, np.random.default_rng(0))
+        mech.estimate(rep)
+        mfl_client(name, k, eps)(1)
+        if s["op"] == "estimate":
+            mfl_aggregator(name, k, eps)([np.zeros(k), np.ones(k)])
+        elif k <= 74:
+            client = pure_ldp_client(name, k, eps)
+            if client is not None:
+                client(1)
+
+
+def summarise(s: dict, runs: list[dict]) -> dict:
+    """Medians over the repetitions; ratios are per repetition (same process), then the median."""
+    med = statistics.median
+    cold_ratio = [r["cold"] / r["mfl"] for r in runs]
+    warm_ratio = [r["warm"] / r["mfl"] for r in runs]
+    row = {
+        "operation": s["op"],
+        "protocol": s["protocol"],
+        "k": s["k"],
+        "epsilon": s["epsilon"],
+        "params": runs[0]["params"],
+        "n": s["n"],
+        "n_peer": s["n_peer"],
+        "repeats": len(runs),
+        "ldpfair_cold_users_per_s": med(r["cold"] for r in runs),
+        "ldpfair_warm_users_per_s": med(r["warm"] for r in runs),
+        # the warm perturbation throughput under the name the synthesis chapter's cards read
+        "ldpfair_users_per_s": med(r["warm"] for r in runs) if s["op"] == "perturb" else "",
+        "mfl_users_per_s": med(r["mfl"] for r in runs),
+        "ratio_cold_vs_mfl": med(cold_ratio),
+        "ratio_warm_vs_mfl": med(warm_ratio),
+        "ratio_cold_vs_mfl_min": min(cold_ratio),
+        "ratio_warm_vs_mfl_min": min(warm_ratio),
+        "pure_ldp_users_per_s": "",
+        "ratio_warm_vs_pure_ldp": "",
+        "numpy_draws_users_per_s": "",
+        "cost_vs_numpy_draws": "",
+    }
+    if runs[0]["pure_ldp"] is not None:
+        row["pure_ldp_users_per_s"] = med(r["pure_ldp"] for r in runs)
+        row["ratio_warm_vs_pure_ldp"] = med(r["warm"] / r["pure_ldp"] for r in runs)
+    if runs[0]["numpy"] is not None:
+        row["numpy_draws_users_per_s"] = med(r["numpy"] for r in runs)
+        row["cost_vs_numpy_draws"] = med(r["numpy"] / r["warm"] for r in runs)
+    return row
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--n", type=int, default=10**6, help="users for ldpfair and numpy (default 1e6)")
-    ap.add_argument("--n-small", type=int, default=2 * 10**4, help="users for the per-user clients")
-    ap.add_argument("--quick", action="store_true", help="n = 1e5, n_small = 2e3 (smoke run)")
+    ap.add_argument("--repeats", type=int, default=REPEATS, help="repetitions (default 7)")
+    ap.add_argument("--quick", action="store_true", help="n and the peer's n / 10, 2 repetitions (smoke run)")
+    ap.add_argument("--only", choices=("perturb", "estimate"), help="one operation only")
+    ap.add_argument("--protocol", action="append", help="only these protocols (repeatable)")
     ap.add_argument("--out", type=Path, default=Path("results/benchmarks"), help="output folder")
     args = ap.parse_args(argv)
-    n, n_small = (10**5, 2 * 10**3) if args.quick else (args.n, args.n_small)
-    warnings.filterwarnings("ignore")
-
-    rows = []
+    repeats = 2 if args.quick else args.repeats
+    if repeats < 1:
+        ap.error(f"--repeats must be >= 1, got {repeats}")
+    todo = [s for s in settings(args.quick) if args.only in (None, s["op"])]
+    if args.protocol:
+        todo = [s for s in todo if s["protocol"] in args.protocol]
     t_start = time.perf_counter()
-    for k in KS:
-        values = np.random.default_rng(0).integers(0, k, n)
-        small = values[:n_small]
-        for eps in EPSILONS:
-            for name in PROTOCOLS:
-                mech = make_protocol(name, k, eps)
-                rng = np.random.default_rng(1)
-                mech.perturb(values[:1000], rng)  # warm-up numba
-                mech.perturb(values, rng)  # warm-up at full size (memory, CPU clock)
-                t_ours = best_time(lambda mech=mech, rng=rng, values=values: mech.perturb(values, rng))
-                t_np = best_time(numpy_baseline(mech, n, np.random.default_rng(2)))
-                mfl = time_per_user(mfl_client(name, k, eps), small)
-                pl_client = pure_ldp_client(name, k, eps)
-                pl = time_per_user(pl_client, small) if pl_client is not None else None
-                ours = n / t_ours
-                row = {
-                    "protocol": name,
-                    "k": k,
-                    "epsilon": eps,
-                    "params": repr(mech),
-                    "n": n,
-                    "n_small": n_small,
-                    "ldpfair_users_per_s": ours,
-                    "numpy_draws_users_per_s": n / t_np,
-                    "cost_vs_numpy_draws": t_ours / t_np,
-                    "mfl_users_per_s": mfl,
-                    "speedup_vs_mfl": ours / mfl,
-                    "pure_ldp_users_per_s": pl if pl is not None else "",
-                    "speedup_vs_pure_ldp": ours / pl if pl else "",
-                }
-                rows.append(row)
-                print(
-                    f"{name:7s} k={k:3d} eps={eps:5.2f}  ldpfair {ours / 1e6:8.2f} M/s  "
-                    f"x{t_ours / t_np:5.2f} numpy draws  mfl {mfl / 1e3:8.1f} k/s (x{ours / mfl:7.0f})  "
-                    f"pure-ldp {'' if pl is None else f'{pl / 1e3:8.1f} k/s'}",
-                    flush=True,
-                )
+    warm_up_parent(todo)
+    runs: list[list[dict]] = [[] for _ in todo]
+    for rep in range(repeats):
+        for i, s in enumerate(todo):
+            runs[i].append(in_fresh_process(s))
+        print(f"repetition {rep + 1}/{repeats} done ({time.perf_counter() - t_start:.0f} s)", flush=True)
+    rows = [summarise(s, r) for s, r in zip(todo, runs, strict=True)]
+    for row in rows:
+        print(
+            f"{row['operation']:8s} {row['protocol']:7s} k={row['k']:4d} eps={row['epsilon']:5.2f}  "
+            f"cold {row['ldpfair_cold_users_per_s'] / 1e6:8.2f} M/s  "
+            f"warm {row['ldpfair_warm_users_per_s'] / 1e6:8.2f} M/s  "
+            f"mfl {row['mfl_users_per_s'] / 1e3:9.1f} k/s  x{row['ratio_cold_vs_mfl']:7.1f} cold  "
+            f"x{row['ratio_warm_vs_mfl']:7.1f} warm",
+            flush=True,
+        )
     elapsed = time.perf_counter() - t_start
 
     out_csv = args.out / "ldp_throughput.csv"
     out_json = args.out / "ldp_throughput.json"
-    import io
-
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=list(rows[0]))
     writer.writeheader()
@@ -264,15 +407,18 @@ def main(argv=None):
         "versions": {
             pkg: version(pkg) for pkg in ("ldpfair", "numpy", "numba", "scipy", "multi-freq-ldpy", "pure-ldp")
         },
-        "n": n,
-        "n_small": n_small,
-        "repeats": REPEATS,
+        "repeats": repeats,
+        "quick": args.quick,
+        "clock": "CPU time (time.process_time: user + system), one thread",
         "elapsed_s": round(elapsed, 1),
         "notes": (
-            "ldpfair and numpy: best of 3 on n users; per-user clients: one timed pass over n_small users "
-            "after a warm-up call. THE reports thresholded sets (report='set'); multi-freq-ldpy/pure-ldp "
-            "THE = their HE client. both libraries' LH clients need an xxhash shim "
-            "(str -> bytes) with xxhash>=3. pure-ldp has no SS; its RAPPOR column is its UE client (SUE)."
+            "every measurement in a fresh forked process: warm-up on 1,000 users, cold = first call on n "
+            "users, then the multi-freq-ldpy pass, warm = the next call, then pure-ldp and the numpy draws; "
+            "values are medians over the repetitions, ratios are per-repetition ratios (same process) then "
+            "the median. THE reports thresholded sets (report='set'); multi-freq-ldpy/pure-ldp THE = their "
+            "HE client, and multi-freq-ldpy's THE aggregator thresholds its noisy histograms. both "
+            "libraries' LH clients need an xxhash shim (str -> bytes) with xxhash>=3. pure-ldp has no SS; "
+            "its RAPPOR column is its UE client (SUE)."
         ),
     }
     atomic_write(out_csv, buf.getvalue())

@@ -8,10 +8,18 @@ import numpy as np
 
 from .._validation import check_rng
 from ..encoding import one_hot as _one_hot
-from ._kernels import grr_from_uniforms
+from ._kernels import codes_in_range, grr_fill, grr_fill_raw
 from .base import FrequencyOracle, ratio_or_inf
 
-__all__ = ["GRR", "one_hot"]
+__all__ = ["GRR", "one_hot", "GRR_BLOCK"]
+
+#: Users per block of :meth:`GRR.perturb`: their uniforms (128 KiB) stay in the cache
+#: and the buffer is reused, instead of an n-sized float array of fresh pages.
+GRR_BLOCK = 1 << 14
+
+#: Bit generators whose ``random()`` is ``(next_uint64 >> 11) 2^-53``: for them GRR reads
+#: the raw words (``random_raw``) and converts them itself, the same doubles for less work.
+RAW_DOUBLE_BITGENS = (np.random.PCG64, np.random.PCG64DXSM, np.random.SFC64, np.random.Philox)
 
 
 def one_hot(values: np.ndarray, k: int) -> np.ndarray:
@@ -77,11 +85,35 @@ class GRR(FrequencyOracle):
         return ratio_or_inf(self.p, self.q)
 
     def perturb(self, values: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """Return the perturbed codes (int64, shape (n,)); one uniform per user."""
-        values = self._check_values(values)
+        """Return the perturbed codes (int64, shape (n,)); one uniform per user.
+
+        The uniforms are drawn in blocks of :data:`GRR_BLOCK` users (cache-sized,
+        instead of an n-sized float array of fresh pages); ``Generator.random``
+        fills an array element by element from the stream, so the blocks consume
+        it exactly as one draw of ``n`` uniforms. For the bit generators of
+        :data:`RAW_DOUBLE_BITGENS` the block is drawn as raw words and converted
+        in the kernel exactly as ``random`` does; others (MT19937) fill one reused
+        float buffer with ``random(out=...)``.
+        """
+        arr = np.asarray(values)
+        fast = arr.ndim == 1 and arr.dtype == np.int64 and arr.flags.c_contiguous
+        # one fused pass for the common case; anything else is checked (and any error
+        # raised) by the common validation
+        values = arr if fast and codes_in_range(arr, self.k) else self._check_values(values)
         rng = check_rng(rng)
-        u = rng.random(values.shape[0])
-        return grr_from_uniforms(values, u, self.p, self.k)
+        n = values.shape[0]
+        out = np.empty(n, dtype=np.int64)
+        raw = type(rng.bit_generator) in RAW_DOUBLE_BITGENS
+        buf = None if raw else np.empty(min(n, GRR_BLOCK))
+        for start in range(0, n, GRR_BLOCK):
+            m = min(n - start, GRR_BLOCK)
+            if raw:
+                grr_fill_raw(values, rng.bit_generator.random_raw(m), self.p, self.k, out, start)
+            else:
+                u = buf[:m]
+                rng.random(out=u)
+                grr_fill(values, u, self.p, self.k, out, start)
+        return out
 
     def support(self, reports: np.ndarray) -> np.ndarray:
         """One-hot encoding of the reported codes."""

@@ -23,7 +23,7 @@ from scipy.optimize import minimize_scalar
 
 from .._validation import check_choice, check_rng
 from .base import CHUNK, FrequencyOracle
-from .unary import draw_unary
+from .unary import bit_counts, draw_unary
 
 __all__ = ["THE", "the_threshold", "the_objective"]
 
@@ -142,7 +142,7 @@ class THE(FrequencyOracle):
         """Number of supports holding each value."""
         reports = np.asarray(reports)
         if reports.dtype == bool:
-            return self.support(reports).sum(axis=0, dtype=np.int64)
+            return bit_counts(self.support(reports))
         counts = np.zeros(self.k, dtype=np.int64)
         for start in range(0, reports.shape[0], CHUNK):
             counts += self.support(reports[start : start + CHUNK]).sum(axis=0, dtype=np.int64)
