@@ -274,3 +274,39 @@ def test_acs_coverage_cell_keeps_the_constant_state_column():
     assert len(df) == 2 and (df["n_test"] == 19_748).all()
     width = sum(k for c, k in ds.domains.items() if c != ds.target)
     assert (df["n_features"] == width).all()
+
+
+def test_thread_limit_set_once_per_process_and_restored(monkeypatch):
+    import threadpoolctl
+
+    def threads():
+        return sorted((d["filepath"], d["num_threads"]) for d in threadpoolctl.threadpool_info())
+
+    g = small_grid(models=LGBM)
+    ex.run(g, n_jobs=1, progress=False)  # imports everything the tasks need
+    before = threads()
+    calls = []
+    real = threadpoolctl.threadpool_limits
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs.get("limits"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(threadpoolctl, "threadpool_limits", counting)
+    one = ex.run(g, n_jobs=1, progress=False)
+    assert len(one) == len(g.tasks()) > 2
+    assert calls == [1]  # once for the run, not once per task
+    assert threads() == before  # and undone when the run returns
+    limit = engine._ThreadLimit()
+    limit.set(1)
+    limit.set(1)
+    assert calls == [1, 1]  # the second set changes nothing: no second scan
+    assert all(n == 1 for _, n in threads())
+    limit.restore()
+    assert threads() == before
+    # a lone run_task limits for its own call only, and gives the same row
+    row = engine.run_task(g.tasks()[1])
+    assert calls == [1, 1, 1] and threads() == before
+    for col in ex.metric_columns(one):
+        a, b = one.loc[1, col], row[col]
+        assert (pd.isna(a) and pd.isna(b)) or a == b, col
