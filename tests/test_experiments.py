@@ -310,3 +310,42 @@ def test_thread_limit_set_once_per_process_and_restored(monkeypatch):
     for col in ex.metric_columns(one):
         a, b = one.loc[1, col], row[col]
         assert (pd.isna(a) and pd.isna(b)) or a == b, col
+
+
+def test_run_profile_completes_the_paper_profile_under_ldpfair_run(tmp_path, monkeypatch):
+    from ldpfair.experiments import profiles
+
+    small = small_grid(models=ex.ModelSpec("logistic_regression"), epsilons=[0.5], seeds=1)
+    wider = small_grid(models=ex.ModelSpec("logistic_regression"), epsilons=[0.5, 4.0], seeds=1)
+    path = tmp_path / "results" / "toy" / "wide"
+    ex.save_results(ex.run(small, progress=False), path, grid=small)
+    monkeypatch.delenv(profiles.RUN_LEDGER_ENV, raising=False)
+    # a book build: committed cells only, nothing computed
+    monkeypatch.setattr(engine, "run_task", lambda t: pytest.fail("computed during render"))
+    book = ex.run_profile({"paper": wider}, "paper", results=path)
+    assert book.attrs["coverage"] == {"present": len(small.tasks()), "total": len(wider.tasks())}
+    monkeypatch.undo()
+    # `ldpfair run`: the committed cells are read, the others computed, and both counted
+    ledger = tmp_path / "ledger.jsonl"
+    monkeypatch.setenv(profiles.RUN_LEDGER_ENV, str(ledger))
+    computed = []
+    real = engine.run_task
+    monkeypatch.setattr(engine, "run_task", lambda t: computed.append(t.key) or real(t))
+    frame = ex.run_profile({"paper": wider}, "paper", results=path, cache=tmp_path / "cache")
+    n_small, n_wide = len(small.tasks()), len(wider.tasks())
+    assert sorted(computed) == sorted({t.key for t in wider.tasks()} - {t.key for t in small.tasks()})
+    assert list(frame["key"]) == [t.key for t in wider.tasks()]
+    assert frame.attrs["coverage"] == {"present": n_wide, "total": n_wide, "committed": n_small,
+                                       "computed_now": n_wide - n_small}
+    assert "computed now" in ex.coverage_note(frame.attrs["coverage"])
+    fresh = ex.run(wider, progress=False).set_index("key")
+    cols = [c for c in ex.metric_columns(frame) if c != "warnings"]
+    pd.testing.assert_frame_equal(frame.set_index("key")[cols], fresh.loc[frame["key"], cols],
+                                  check_dtype=False)
+    ex.run_profile({"paper": small}, "paper", results=path)  # complete: read only
+    assert profiles.provenance_summary("toy", ledger) == [
+        f"toy: {2 * n_small:,} cells from committed results, {n_wide - n_small:,} computed",
+        f"  wide: {n_small:,} from committed results, {n_wide - n_small:,} computed",
+    ]
+    assert profiles.provenance_summary("toy", tmp_path / "none.jsonl") == [
+        "toy: no experiment results were read or computed"]
