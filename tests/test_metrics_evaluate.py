@@ -1,6 +1,6 @@
 """The one-pass :func:`ldpfair.metrics.evaluate` equals, bit for bit, the per-paper functions.
 
-``_reference_evaluate`` is the former ``evaluate`` verbatim: every paper function
+``evaluate_reference`` is the former ``evaluate`` verbatim: every paper function
 called one after the other (six ``group_rates``, two ``roc_auc_score``). The fast
 one must return the same keys in the same order, the same float bits (NaN placement
 and the sign of zero included) and the same warnings in the same order.
@@ -15,49 +15,9 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from ldpfair.metrics import (
-    arcolezi2023_metrics,
-    evaluate,
-    ghoukasian2025_metrics,
-    group_rates,
-    hamman2023_metrics,
-    makhlouf2024_metrics,
-    risk_difference,
-    utility_metrics,
-)
-from ldpfair.metrics.evaluate import GROUP_RATE_NAMES
-from ldpfair.metrics.groups import check_binary
+from ldpfair.metrics import evaluate
+from ldpfair.metrics.evaluate import evaluate_reference
 from ldpfair.metrics.utility import roc_auc
-
-
-def _reference_evaluate(y_true, y_pred, *, sensitive_features, scores=None, labels=None,
-                        privileged=1):
-    y = check_binary(y_true, "y_true")
-    p = check_binary(y_pred, "y_pred")
-    a = np.asarray(sensitive_features)
-    out = {}
-    out.update(utility_metrics(y, p, scores))
-    rates = group_rates(y, p, sensitive_features=a, labels=labels)
-    for g in rates.index:
-        for prefix, col in GROUP_RATE_NAMES.items():
-            value = rates.at[g, col]
-            out[f"{prefix}_{g}"] = int(value) if prefix == "n" else float(value)
-    out.update(arcolezi2023_metrics(y, p, sensitive_features=a, privileged=privileged))
-    binary = [*rates.index] == [0, 1]
-    nan = float("nan")
-    if binary:
-        m = makhlouf2024_metrics(y, p, sensitive_features=a)
-        out.update({"SD": m["SD"], "PED": m["PED"], "PRD": m["PRD"]})
-        out["RD"] = risk_difference(p, sensitive_features=a)
-        if scores is not None:
-            out.update(hamman2023_metrics(y, scores, sensitive_features=a))
-        else:
-            out.update(dict.fromkeys(("soft_SP", "soft_EO", "abs_soft_SP", "abs_soft_EO"), nan))
-    else:
-        out.update(dict.fromkeys(
-            ("SD", "PED", "PRD", "RD", "soft_SP", "soft_EO", "abs_soft_SP", "abs_soft_EO"), nan))
-    out.update(ghoukasian2025_metrics(y, p, sensitive_features=a, labels=labels))
-    return out
 
 
 def _bits(value):
@@ -94,7 +54,7 @@ def _assert_same(args):
     y, p, a, scores, labels, privileged = args
     kw = dict(sensitive_features=a, scores=scores, labels=labels, privileged=privileged)
     new, w_new = _call(evaluate, y, p, **kw)
-    old, w_old = _call(_reference_evaluate, y, p, **kw)
+    old, w_old = _call(evaluate_reference, y, p, **kw)
     assert list(new) == list(old)
     assert {k: _bits(v) for k, v in new.items()} == {k: _bits(v) for k, v in old.items()}
     assert w_new == w_old

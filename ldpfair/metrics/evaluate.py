@@ -17,18 +17,28 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .fairness import _pairwise_meo, _safe_div, max_gap
+from .fairness import (
+    _pairwise_meo,
+    _safe_div,
+    arcolezi2023_metrics,
+    ghoukasian2025_metrics,
+    hamman2023_metrics,
+    makhlouf2024_metrics,
+    max_gap,
+    risk_difference,
+)
 from .groups import (
     UndefinedRateWarning,
     check_binary,
     check_scores,
     encode_groups,
+    group_rates,
     rates_from_sums,
     warn_undefined_rates,
 )
-from .utility import _auc_from_curve, _ratio, roc_auc
+from .utility import _auc_from_curve, _ratio, roc_auc, utility_metrics
 
-__all__ = ["evaluate", "GROUP_RATE_NAMES"]
+__all__ = ["evaluate", "evaluate_reference", "GROUP_RATE_NAMES"]
 
 #: Prefix of the per-group columns written by :func:`evaluate` -> rate column.
 GROUP_RATE_NAMES = {
@@ -227,3 +237,46 @@ def _hamman2023(codes: np.ndarray, y: np.ndarray, s: np.ndarray) -> dict[str, fl
     sp = float(r["selection_rate"][1] - r["selection_rate"][0])
     eo = float(r["tpr"][1] - r["tpr"][0])
     return {"soft_SP": sp, "soft_EO": eo, "abs_soft_SP": abs(sp), "abs_soft_EO": abs(eo)}
+
+
+def evaluate_reference(
+    y_true: object,
+    y_pred: object,
+    *,
+    sensitive_features: object,
+    scores: object | None = None,
+    labels: Sequence[object] | None = None,
+    privileged: object = 1,
+) -> dict[str, float]:
+    """:func:`evaluate` computed by calling each paper's function in turn (the former ``evaluate``).
+
+    Six :func:`~ldpfair.metrics.groups.group_rates` and two ``roc_auc_score``
+    calls per row, about ten times slower: the reference that :func:`evaluate`
+    must equal bit for bit (tests and ``benchmarks/bench_engine.py``).
+    """
+    y = check_binary(y_true, "y_true")
+    p = check_binary(y_pred, "y_pred")
+    a = np.asarray(sensitive_features)
+    out: dict[str, float] = {}
+    out.update(utility_metrics(y, p, scores))
+    rates = group_rates(y, p, sensitive_features=a, labels=labels)
+    for g in rates.index:
+        for prefix, col in GROUP_RATE_NAMES.items():
+            value = rates.at[g, col]
+            out[f"{prefix}_{g}"] = int(value) if prefix == "n" else float(value)
+    out.update(arcolezi2023_metrics(y, p, sensitive_features=a, privileged=privileged))
+    binary = [*rates.index] == [0, 1]
+    nan = float("nan")
+    if binary:
+        m = makhlouf2024_metrics(y, p, sensitive_features=a)
+        out.update({"SD": m["SD"], "PED": m["PED"], "PRD": m["PRD"]})
+        out["RD"] = risk_difference(p, sensitive_features=a)
+        if scores is not None:
+            out.update(hamman2023_metrics(y, scores, sensitive_features=a))
+        else:
+            out.update(dict.fromkeys(("soft_SP", "soft_EO", "abs_soft_SP", "abs_soft_EO"), nan))
+    else:
+        out.update(dict.fromkeys(
+            ("SD", "PED", "PRD", "RD", "soft_SP", "soft_EO", "abs_soft_SP", "abs_soft_EO"), nan))
+    out.update(ghoukasian2025_metrics(y, p, sensitive_features=a, labels=labels))
+    return out
