@@ -115,6 +115,25 @@ def bench_scoreboard() -> dict[str, float]:
             "committed_experiments": len(exps)}
 
 
+def baseline_scoreboard(commit: str) -> dict[str, float]:
+    """:func:`bench_scoreboard` of the code and results at ``commit`` (a child process).
+
+    This script runs on ``git archive <commit>`` in a temporary folder, first on
+    ``PYTHONPATH``, so the same measurement times the former code.
+    """
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tree:
+        archive = subprocess.run(["git", "archive", commit], cwd=root, capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", tree], input=archive.stdout, check=True)
+        env = {**os.environ, "PYTHONPATH": tree}
+        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--scoreboard-only"],
+                             cwd=tree, env=env, capture_output=True, text=True, check=True)
+    return {**json.loads(out.stdout.strip().splitlines()[-1]), "commit": commit}
+
+
 def transfer_costs(grid: ex.Grid, row: dict[str, object]) -> dict[str, float]:
     """Bytes and ms to pickle one task (to a worker) and one result row (back)."""
     task = grid.tasks()[0]
@@ -135,12 +154,21 @@ def main() -> None:
     ap.add_argument("--out", default="results/benchmarks")
     ap.add_argument("--scoreboard", action="store_true",
                     help="also time the scoreboard page and the loading of the committed results")
+    ap.add_argument("--baseline", metavar="COMMIT",
+                    help="with --scoreboard: time the same at COMMIT as well (the code before)")
+    ap.add_argument("--scoreboard-only", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.scoreboard_only:
+        print(json.dumps(bench_scoreboard()))
+        return
     evaluate_rows = bench_evaluate()
-    print(pd.DataFrame(evaluate_rows).to_string(index=False))
-    board = bench_scoreboard() if args.scoreboard else None
-    if board:
-        print(json.dumps(board))
+    print(pd.DataFrame(evaluate_rows).to_string(index=False), flush=True)
+    board = None
+    if args.scoreboard:
+        board = {"after": bench_scoreboard()}
+        if args.baseline:
+            board["before"] = baseline_scoreboard(args.baseline)
+        print(json.dumps(board), flush=True)
     grid = make_grid(args.n_estimators, args.seeds)
     # Warm-up (not timed): numba compilation, imports and the per-process dataset cache, in
     # this process and in both loky workers, with cells of another seed.
