@@ -134,6 +134,19 @@ def baseline_scoreboard(commit: str) -> dict[str, float]:
     return {**json.loads(out.stdout.strip().splitlines()[-1]), "commit": commit}
 
 
+def list_schedule_speedup(cell_times: list[float], workers: int = 2) -> float:
+    """Best speed-up of ``workers`` that take the cells in order, each the next one when free.
+
+    What joblib does; with few cells the last ones leave a worker idle (9 equal cells on
+    2 workers: 9 / 5 = 1.8 at most), whatever the per-task overhead.
+    """
+    free = [0.0] * workers
+    for t in cell_times:
+        i = free.index(min(free))
+        free[i] += t
+    return sum(cell_times) / max(free)
+
+
 def transfer_costs(grid: ex.Grid, row: dict[str, object]) -> dict[str, float]:
     """Bytes and ms to pickle one task (to a worker) and one result row (back)."""
     task = grid.tasks()[0]
@@ -218,6 +231,7 @@ def main() -> None:
         "driver_cpu_2_workers_s": driver_cpu[2],
         # slowdown of the cells themselves when two run at once (memory bandwidth, other load)
         "cell_time_ratio_2_vs_1": float(frames[2]["t_total"].sum()) / total,
+        "speedup_2_bound_by_cell_order": list_schedule_speedup(df["t_total"].tolist()),
         **transfer_costs(grid, df.drop(columns=["key"]).iloc[0].to_dict()),
         "load_average_at_start": load_start,
         "load_average_at_end": os.getloadavg(),
