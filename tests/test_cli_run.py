@@ -110,3 +110,64 @@ def test_run_executes_with_parameters(book, tmp_path, capsys):
     injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
     assert len(injected) == 1 and "n = 5" in injected[0].source
     assert nb.cells[-1].outputs[0]["data"]["text/plain"] == "10"
+
+
+PROVENANCE_NOTEBOOK = '''---
+jupytext:
+  text_representation:
+    extension: .md
+    format_name: myst
+kernelspec:
+  display_name: Python 3
+  language: python
+  name: python3
+---
+
+```{code-cell} ipython3
+:tags: [parameters]
+
+epsilons = [1.0]
+results = ""
+```
+
+```{code-cell} ipython3
+import numpy as np
+import pandas as pd
+from ldpfair import experiments as ex
+from ldpfair.datasets import Dataset
+
+rng = np.random.default_rng(0)
+a, b = rng.integers(0, 2, 300), rng.integers(0, 3, 300)
+y = (rng.random(300) < 0.3 + 0.3 * a).astype(np.int64)
+toy = Dataset(name="toy", frame=pd.DataFrame({"a": a, "b": b, "y": y}), target="y", protected="a",
+              sensitive={"a": 2}, domains={"a": 2, "b": 3, "y": 2})
+grid = ex.Grid(datasets=ex.DatasetSpec("toy", dataset=toy), models=ex.ModelSpec("logistic_regression"),
+               privatizations=ex.PrivSpec("GRR"), epsilons=epsilons, seeds=2, name="toy")
+frame = ex.run_profile({"paper": grid}, "paper", results=results, progress=False)
+ex.coverage_note(frame.attrs["coverage"])
+```
+'''
+
+
+def test_run_says_which_cells_are_committed_and_computes_the_others(tmp_path, capsys):
+    folder = tmp_path / "nbs"
+    folder.mkdir()
+    (folder / "prov.md").write_text(PROVENANCE_NOTEBOOK)
+    committed = tmp_path / "results" / "prov" / "toy"
+    # commit the epsilon = 1 cells by running the notebook's paper profile with LDPFAIR_COMPUTE
+    code = PROVENANCE_NOTEBOOK.split("```{code-cell} ipython3\n")[2].split("```")[0]
+    exec(code.replace('"paper", results=results', '"paper", results=RESULTS, compute=True'),
+         {"epsilons": [1.0], "RESULTS": committed})
+    assert (committed.parent / "toy.csv.gz").is_file()
+    out = tmp_path / "run.ipynb"
+    rc = cli.main(["run", "--notebook", str(folder / "prov.md"), "-p", "epsilons", "[1.0, 4.0]",
+                   "-p", "results", repr(str(committed)), "-o", str(out)])
+    captured = capsys.readouterr()
+    assert rc == 0, captured.err
+    assert "prov: 2 cells from committed results, 2 computed" in captured.out.splitlines()
+    nb = nbformat.read(out, as_version=4)
+    assert "2 of 4 cells from the committed results, 2 computed now" in str(nb.cells[-1].outputs)
+    # the committed grid itself: everything read, nothing computed
+    assert cli.main(["run", "--notebook", str(folder / "prov.md"), "-p", "results",
+                     repr(str(committed)), "-o", str(tmp_path / "again.ipynb")]) == 0
+    assert "prov: 2 cells from committed results, 0 computed" in capsys.readouterr().out.splitlines()

@@ -274,3 +274,78 @@ def test_acs_coverage_cell_keeps_the_constant_state_column():
     assert len(df) == 2 and (df["n_test"] == 19_748).all()
     width = sum(k for c, k in ds.domains.items() if c != ds.target)
     assert (df["n_features"] == width).all()
+
+
+def test_thread_limit_set_once_per_process_and_restored(monkeypatch):
+    import threadpoolctl
+
+    def threads():
+        return sorted((d["filepath"], d["num_threads"]) for d in threadpoolctl.threadpool_info())
+
+    g = small_grid(models=LGBM)
+    ex.run(g, n_jobs=1, progress=False)  # imports everything the tasks need
+    before = threads()
+    calls = []
+    real = threadpoolctl.threadpool_limits
+
+    def counting(*args, **kwargs):
+        calls.append(kwargs.get("limits"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(threadpoolctl, "threadpool_limits", counting)
+    one = ex.run(g, n_jobs=1, progress=False)
+    assert len(one) == len(g.tasks()) > 2
+    assert calls == [1]  # once for the run, not once per task
+    assert threads() == before  # and undone when the run returns
+    limit = engine._ThreadLimit()
+    limit.set(1)
+    limit.set(1)
+    assert calls == [1, 1]  # the second set changes nothing: no second scan
+    assert all(n == 1 for _, n in threads())
+    limit.restore()
+    assert threads() == before
+    # a lone run_task limits for its own call only, and gives the same row
+    row = engine.run_task(g.tasks()[1])
+    assert calls == [1, 1, 1] and threads() == before
+    for col in ex.metric_columns(one):
+        a, b = one.loc[1, col], row[col]
+        assert (pd.isna(a) and pd.isna(b)) or a == b, col
+
+
+def test_run_profile_completes_the_paper_profile_under_ldpfair_run(tmp_path, monkeypatch):
+    from ldpfair.experiments import profiles
+
+    small = small_grid(models=ex.ModelSpec("logistic_regression"), epsilons=[0.5], seeds=1)
+    wider = small_grid(models=ex.ModelSpec("logistic_regression"), epsilons=[0.5, 4.0], seeds=1)
+    path = tmp_path / "results" / "toy" / "wide"
+    ex.save_results(ex.run(small, progress=False), path, grid=small)
+    monkeypatch.delenv(profiles.RUN_LEDGER_ENV, raising=False)
+    # a book build: committed cells only, nothing computed
+    monkeypatch.setattr(engine, "run_task", lambda t: pytest.fail("computed during render"))
+    book = ex.run_profile({"paper": wider}, "paper", results=path)
+    assert book.attrs["coverage"] == {"present": len(small.tasks()), "total": len(wider.tasks())}
+    monkeypatch.undo()
+    # `ldpfair run`: the committed cells are read, the others computed, and both counted
+    ledger = tmp_path / "ledger.jsonl"
+    monkeypatch.setenv(profiles.RUN_LEDGER_ENV, str(ledger))
+    computed = []
+    real = engine.run_task
+    monkeypatch.setattr(engine, "run_task", lambda t: computed.append(t.key) or real(t))
+    frame = ex.run_profile({"paper": wider}, "paper", results=path, cache=tmp_path / "cache")
+    n_small, n_wide = len(small.tasks()), len(wider.tasks())
+    assert sorted(computed) == sorted({t.key for t in wider.tasks()} - {t.key for t in small.tasks()})
+    assert list(frame["key"]) == [t.key for t in wider.tasks()]
+    assert frame.attrs["coverage"] == {"present": n_wide, "total": n_wide, "committed": n_small,
+                                       "computed_now": n_wide - n_small}
+    assert "computed now" in ex.coverage_note(frame.attrs["coverage"])
+    fresh = ex.run(wider, progress=False).set_index("key")
+    cols = [c for c in ex.metric_columns(frame) if c != "warnings"]
+    pd.testing.assert_frame_equal(frame.set_index("key")[cols], fresh.loc[frame["key"], cols],
+                                  check_dtype=False)
+    ex.run_profile({"paper": small}, "paper", results=path)  # complete: read only
+    assert profiles.provenance_summary("toy", ledger) == [
+        f"toy: {2 * n_small:,} cells from committed results, {n_wide - n_small:,} computed",
+        f"  wide: {n_small:,} from committed results, {n_wide - n_small:,} computed",
+    ]
+    assert profiles.provenance_summary("toy", tmp_path / "none.jsonl") == [
+        "toy: no experiment results were read or computed"]

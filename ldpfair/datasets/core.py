@@ -9,6 +9,7 @@ lists what is valid.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -119,13 +120,19 @@ class LoaderInfo:
 
     @property
     def defaults(self) -> dict[str, Any]:
-        """Default value of every option, read from the loader's signature."""
-        sig = inspect.signature(self.func)
-        return {
-            p.name: p.default
-            for p in sig.parameters.values()
-            if p.default is not inspect.Parameter.empty
-        }
+        """Default value of every option, read from the loader's signature (a fresh dict)."""
+        return dict(_signature_defaults(self.func))
+
+
+@functools.cache
+def _signature_defaults(func: Callable[..., Dataset]) -> dict[str, Any]:
+    """Default option values of ``func``, memoised per loader (every task key reads them)."""
+    sig = inspect.signature(func)
+    return {
+        p.name: p.default
+        for p in sig.parameters.values()
+        if p.default is not inspect.Parameter.empty
+    }
 
 
 _LOADERS: dict[str, LoaderInfo] = {}

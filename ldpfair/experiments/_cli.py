@@ -29,7 +29,10 @@ def add_subcommand(subparsers: Any) -> None:
             "Execute the notebook of PAPER with papermill, its `parameters` cell overridden, "
             "writing the executed notebook to runs/PAPER/PAPER.ipynb (or -o OUT.ipynb) and its "
             "figures to OUT_files/figures. Parameters are checked against the paper's declared "
-            "types and domains (see --list) and its grid builder before any kernel starts."
+            "types and domains (see --list) and its grid builder before any kernel starts. "
+            "With the paper profile, the cells in the committed results are read and the others "
+            "(parameters outside the committed grid) computed; the command ends with one line "
+            "saying how many cells came from each."
         ),
     )
     p.add_argument("paper", nargs="?", help="paper name (see --list)")
@@ -79,16 +82,34 @@ def _main(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     params = validate_parameters(defaults, overrides, where=str(path), paper=Path(path).stem)
+    import os
+    import tempfile
+
     from papermill.exceptions import PapermillExecutionError
 
+    from .profiles import RUN_LEDGER_ENV, provenance_summary
+
+    fd, ledger = tempfile.mkstemp(prefix="ldpfair-run-", suffix=".jsonl")
+    os.close(fd)
+    previous = os.environ.get(RUN_LEDGER_ENV)
+    os.environ[RUN_LEDGER_ENV] = ledger  # inherited by the kernel: complete and record
     try:
         out = execute(path, params, output=args.output, kernel_name=args.kernel,
                       prepare_only=args.prepare_only, log_output=args.log_output)
+        summary = provenance_summary(Path(path).stem, ledger)
     except PapermillExecutionError as exc:
         print(f"ldpfair run: the notebook failed in cell {exc.exec_count}: {exc.ename}: "
               f"{exc.evalue}", file=sys.stderr)
         print("the partially executed notebook was written to the output folder", file=sys.stderr)
         return 1
+    finally:
+        if previous is None:
+            os.environ.pop(RUN_LEDGER_ENV, None)
+        else:
+            os.environ[RUN_LEDGER_ENV] = previous
+        Path(ledger).unlink(missing_ok=True)
     print(f"executed notebook: {out}")
     print(f"figures folder: {figures_dir(out) / 'figures'}")
+    if not args.prepare_only:
+        print("\n".join(summary))
     return 0

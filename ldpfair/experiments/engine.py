@@ -15,14 +15,15 @@ that started the run dies (it checks every second), so a killed run leaves no
 orphan workers writing results.
 
 Inside a worker each dataset is loaded, and its one-hot blocks built, once per
-process (``functools.lru_cache``); every task runs under
-``threadpoolctl.threadpool_limits(model threads)`` so parallel cells do not
-oversubscribe the CPU.
+process (an LRU memo); BLAS and OpenMP are limited to the model's threads
+(``threadpoolctl``) so parallel cells do not oversubscribe the CPU: once per
+worker process, and for the duration of the run in the driver with ``n_jobs=1``.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 import warnings
@@ -168,18 +169,66 @@ def run_task(task: Task) -> dict[str, Any]:
     """Compute one task; return its result row (metrics, sizes, timings, warnings).
 
     ``task`` is a grid :class:`Task` or a :class:`~ldpfair.experiments.sweep.SweepTask`
-    (which computes itself with ``execute()``).
+    (which computes itself with ``execute()``). BLAS and OpenMP are limited to the
+    model's threads: for this call only, or, inside the engine (a worker process,
+    or a run with ``n_jobs=1``), by the process-wide limit that the engine sets once.
     """
+    if _ACTIVE is not None:
+        _ACTIVE.set(_task_threads(task))
+        return _recorded(task)
     from threadpoolctl import threadpool_limits
 
+    with threadpool_limits(limits=_task_threads(task)):
+        return _recorded(task)
+
+
+def _task_threads(task: Task) -> int:
+    return 1 if getattr(task, "execute", None) is not None else task.model.threads
+
+
+def _recorded(task: Task) -> dict[str, Any]:
+    """The task's row, with its warnings (sorted, distinct) in the ``warnings`` column."""
     execute = getattr(task, "execute", None)
-    threads = 1 if execute is not None else task.model.threads
-    with threadpool_limits(limits=threads), warnings.catch_warnings(record=True) as w:
+    with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         row = execute() if execute is not None else _run_task(task)
     messages = sorted({f"{x.category.__name__}: {x.message}" for x in w})
     row["warnings"] = " | ".join(messages)
     return row
+
+
+class _ThreadLimit:
+    """Process-wide BLAS/OpenMP thread limit, set again only when it would change.
+
+    ``threadpool_limits`` scans the loaded native libraries (about 1-10 ms); a limit
+    applies to the libraries loaded when it is set, so it is set again when the
+    requested number of threads changes or new modules were imported since
+    (``len(sys.modules)``, a native library comes with an import). :meth:`restore`
+    undoes every limit set, newest first.
+    """
+
+    def __init__(self) -> None:
+        self.key: tuple[int, int] | None = None
+        self.limiters: list[Any] = []
+
+    def set(self, threads: int) -> None:
+        from threadpoolctl import threadpool_limits
+
+        key = (threads, len(sys.modules))
+        if key != self.key:
+            self.limiters.append(threadpool_limits(limits=threads))
+            self.key = (threads, len(sys.modules))
+
+    def restore(self) -> None:
+        while self.limiters:
+            self.limiters.pop().restore_original_limits()
+        self.key = None
+
+
+#: The limit of a worker process of the engine (set once per worker, never restored).
+_WORKER_THREADS = _ThreadLimit()
+#: The limit :func:`run_task` uses instead of its own (a worker's, or a run's with n_jobs=1).
+_ACTIVE: _ThreadLimit | None = None
 
 
 def _run_task(task: Task) -> dict[str, Any]:
@@ -289,9 +338,16 @@ def _watch_parent(parent: tuple[str, int]) -> None:
 
 def _worker(task: Task, cache_root: str | None, parent: tuple[str, int] | None = None,
             ) -> tuple[int, str, dict[str, Any] | None]:
-    """Compute ``task`` (claimed in the cache); ``None`` when another live process holds it."""
+    """Compute ``task`` (claimed in the cache); ``None`` when another live process holds it.
+
+    In a worker process of its own (``parent`` given, another pid) the thread limit
+    is the worker's, set once for all its tasks.
+    """
+    global _ACTIVE
     if parent is not None:
         _watch_parent(parent)
+        if parent[1] != os.getpid():
+            _ACTIVE = _WORKER_THREADS
     if cache_root is None:
         return task.index, task.key, run_task(task)
     store = Cache(cache_root)
@@ -405,6 +461,7 @@ def run(
 
     from .._validation import check_n_jobs
 
+    global _ACTIVE
     n_jobs = check_n_jobs(n_jobs)
     tasks = grid.tasks() if tasks is None else list(tasks)
     store = _as_cache(cache)
@@ -412,7 +469,9 @@ def run(
     missing = [t for t in tasks if t.key not in rows]
     if compute and missing:
         root = None if store is None else str(store.root)
-        if n_jobs == 1:
+        outer = _ACTIVE
+        if n_jobs == 1:  # one limit for the whole run in this process, undone at its end
+            _ACTIVE = outer or _ThreadLimit()
             results = (_worker(t, root) for t in missing)
         else:
             import socket
@@ -435,6 +494,9 @@ def run(
                 _wait_for_others(store, [t for t in missing if t.key in set(elsewhere)], rows, bar)
         finally:
             bar.close()
+            if _ACTIVE is not outer:
+                _ACTIVE.restore()
+            _ACTIVE = outer
     frame = tidy(tasks, rows)
     frame.attrs["coverage"] = {"present": sum(t.key in rows for t in tasks), "total": len(tasks)}
     return frame

@@ -312,20 +312,17 @@ def load_results(
     """
     tasks = grid.tasks()
     stored = _read(path)
-    records = []
+    frame = None
+    present = 0
     if stored is not None and "key" in stored.columns:
         by_key = {k: i for i, k in enumerate(stored["key"].tolist())}
-        metric_cols = [c for c in stored.columns if c not in LABEL_COLUMNS and c != "key"]
-        values = stored[metric_cols]
-        for task in tasks:
-            i = by_key.get(task.key)
-            if i is not None:
-                labels = task.labels()  # labels come from the grid, never from the CSV
-                stored_row = {c: v for c, v in values.iloc[i].to_dict().items() if c not in labels}
-                records.append({**labels, "key": task.key, **stored_row})
-    frame = pd.DataFrame.from_records(records) if records else pd.DataFrame(
-        columns=[*LABEL_COLUMNS, "key"])
-    cov = {"present": len(records), "total": len(tasks)}
+        hits = [(task, by_key[task.key]) for task in tasks if task.key in by_key]
+        present = len(hits)
+        if hits:
+            frame = _rows(stored, hits)
+    if frame is None:
+        frame = pd.DataFrame(columns=[*LABEL_COLUMNS, "key"])
+    cov = {"present": present, "total": len(tasks)}
     frame.attrs["coverage"] = cov
     if stored is not None:
         known = {t.key for t in tasks}
@@ -333,9 +330,42 @@ def load_results(
     return frame, cov
 
 
+def _rows(stored: pd.DataFrame, hits: list[tuple[Any, int]]) -> pd.DataFrame:
+    """The stored rows of ``hits`` (task, row position) with the grid's labels, in task order.
+
+    Labels come from the grid, never from the CSV: each row is ``{**labels, "key",
+    **stored values not among the labels}``. When every task has the same label
+    names (any one grid) the columns are taken whole; a union of grids with other
+    label names is assembled row by row, which gives the same frame.
+    """
+    metric_cols = [c for c in stored.columns if c not in LABEL_COLUMNS and c != "key"]
+    labels = [task.labels() for task, _ in hits]
+    names = list(labels[0])
+    if any(list(lab) != names for lab in labels):
+        values = stored[metric_cols]
+        records = []
+        for (task, i), lab in zip(hits, labels, strict=True):
+            stored_row = {c: v for c, v in values.iloc[i].to_dict().items() if c not in lab}
+            records.append({**lab, "key": task.key, **stored_row})
+        return pd.DataFrame.from_records(records)
+    label_frame = pd.DataFrame.from_records(labels, columns=names)
+    keys = pd.DataFrame({"key": [task.key for task, _ in hits]})
+    # a row read alone has the common dtype of the stored columns (float64 when all are
+    # numeric: integer counts become floats); keep that, as reading row by row did
+    row_dtype = stored[metric_cols].iloc[0].dtype
+    values = stored[[c for c in metric_cols if c not in set(names)]]
+    values = values.iloc[[i for _, i in hits]].reset_index(drop=True)
+    if row_dtype != np.dtype(object):
+        values = values.astype(row_dtype)
+    return pd.concat([label_frame, keys, values], axis=1)
+
+
 def coverage_note(coverage: Mapping[str, int], what: str = "cells") -> str:
     """One line for a book page: how many of the grid's cells the figure shows."""
     present, total = int(coverage["present"]), int(coverage["total"])
+    if coverage.get("computed_now") is not None:
+        return (f"{int(coverage['committed'])} of {total} {what} from the committed results, "
+                f"{int(coverage['computed_now'])} computed now (parameters outside the committed grid).")
     if coverage.get("computed"):
         return f"{present} of {total} {what} computed now (the {coverage['computed']} profile)."
     if present == total:

@@ -20,7 +20,7 @@ ValueError: it is neither a group of its own nor part of "the rest".
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -33,6 +33,8 @@ __all__ = [
     "check_no_missing",
     "encode_groups",
     "group_rates",
+    "rates_from_sums",
+    "warn_undefined_rates",
 ]
 
 #: Columns of the frame returned by :func:`group_rates`.
@@ -231,28 +233,38 @@ def group_rates(
     yf = y.astype(np.float64)
     n = np.bincount(codes, minlength=g).astype(np.float64)
     n_pos = np.bincount(codes, weights=yf, minlength=g)
-    n_neg = n - n_pos
     sel = np.bincount(codes, weights=h, minlength=g)
     tp = np.bincount(codes, weights=h * yf, minlength=g)
-    fp = sel - tp
     correct = np.bincount(codes, weights=h * yf + (1.0 - h) * (1.0 - yf), minlength=g)
-    frame = pd.DataFrame(
-        {
-            "n": n.astype(np.int64),
-            "n_pos": n_pos.round().astype(np.int64),
-            "n_neg": n_neg.round().astype(np.int64),
-            "base_rate": _ratio(n_pos, n),
-            "selection_rate": _ratio(sel, n),
-            "tpr": _ratio(tp, n_pos),
-            "fpr": _ratio(fp, n_neg),
-            "accuracy": _ratio(correct, n),
-            "ppv": _ratio(tp, sel),
-        },
-        index=pd.Index(labs, name="group"),
-    )
+    frame = pd.DataFrame(rates_from_sums(n, n_pos, sel, tp, correct),
+                         index=pd.Index(labs, name="group"))
     if warn:
         _warn_undefined(frame, None if warn is True else tuple(warn))
     return frame
+
+
+def rates_from_sums(
+    n: np.ndarray, n_pos: np.ndarray, sel: np.ndarray, tp: np.ndarray, correct: np.ndarray
+) -> dict[str, np.ndarray]:
+    """The columns :data:`RATE_COLUMNS` from per-group sums (float64 arrays, one entry a group).
+
+    ``n`` group sizes, ``n_pos`` positives, ``sel`` (expected) predicted positives,
+    ``tp`` (expected) true positives, ``correct`` (expected) correct predictions.
+    Hard predictions give integer sums, so sums counted in integers and converted
+    give the same rates, bit for bit, as sums accumulated in floats.
+    """
+    n_neg = n - n_pos
+    return {
+        "n": n.astype(np.int64),
+        "n_pos": n_pos.round().astype(np.int64),
+        "n_neg": n_neg.round().astype(np.int64),
+        "base_rate": _ratio(n_pos, n),
+        "selection_rate": _ratio(sel, n),
+        "tpr": _ratio(tp, n_pos),
+        "fpr": _ratio(sel - tp, n_neg),
+        "accuracy": _ratio(correct, n),
+        "ppv": _ratio(tp, sel),
+    }
 
 
 _WHY = {
@@ -263,20 +275,34 @@ _WHY = {
 
 
 def _warn_undefined(frame: pd.DataFrame, columns: tuple[str, ...] | None) -> None:
-    empty = frame.index[frame["n"].to_numpy() == 0]
-    for group in empty:
+    warn_undefined_rates(list(frame.index), {c: frame[c].to_numpy() for c in frame.columns},
+                         columns, stacklevel=4)
+
+
+def warn_undefined_rates(
+    labels: Sequence[object],
+    rates: Mapping[str, np.ndarray],
+    columns: tuple[str, ...] | None,
+    stacklevel: int = 3,
+) -> None:
+    """Emit :func:`group_rates`' warnings: every empty group, then each undefined rate.
+
+    ``rates`` holds ``n`` and the rates of ``_WHY`` (one entry a group, in the order
+    of ``labels``); ``columns`` restricts the rates reported (``None``: all).
+    """
+    n = np.asarray(rates["n"])
+    for i in np.flatnonzero(n == 0):
         warnings.warn(
-            f"group {group!r} is empty: all its rates are undefined; set to NaN",
+            f"group {labels[i]!r} is empty: all its rates are undefined; set to NaN",
             UndefinedRateWarning,
-            stacklevel=3,
+            stacklevel=stacklevel,
         )
-    nonempty = frame[frame["n"].to_numpy() > 0]
     for col, why in _WHY.items():
         if columns is not None and col not in columns:
             continue
-        for group in nonempty.index[nonempty[col].isna()]:
+        for i in np.flatnonzero((n > 0) & np.isnan(rates[col])):
             warnings.warn(
-                f"{col} of group {group!r} is undefined ({why}); set to NaN",
+                f"{col} of group {labels[i]!r} is undefined ({why}); set to NaN",
                 UndefinedRateWarning,
-                stacklevel=3,
+                stacklevel=stacklevel,
             )
