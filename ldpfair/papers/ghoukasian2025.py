@@ -13,6 +13,7 @@ seed``). Fig. 6 and Tables I-II are sweeps over :mod:`ldpfair.interventions`.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -652,6 +653,23 @@ def _fig6_cause(evidence: str) -> Any:
                  _LABELS["fig6"])
 
 
+#: Random instances of the Theorem 2 check, as the chapter's default (parameter ``theory_instances``);
+#: Lemma 1 uses ten times as many.
+THEORY_INSTANCES = 200
+
+
+@functools.lru_cache(maxsize=1)
+def theory_checks() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Theorem 2's and Lemma 1's numerical checks with the chapter's defaults (computed once).
+
+    The frames are shared between callers: read them, do not modify them.
+    """
+    from . import ghoukasian2025_theory as theory
+
+    return (theory.theorem2_check(THEORY_INSTANCES, n_grid=1001, seed=0),
+            theory.lemma1_check(10 * THEORY_INSTANCES, seed=1))
+
+
 def scoreboard() -> pd.DataFrame:
     """Status of every item of the paper by :mod:`ldpfair.verdicts`, from the committed results.
 
@@ -665,13 +683,12 @@ def scoreboard() -> pd.DataFrame:
     table's statement under the same reading.
     """
     from ..verdicts import Cause, score_item
-    from . import ghoukasian2025_theory as theory
     from .ghoukasian2025_baselines import table1_agreement, table2_agreement
 
     lgbm, fig6, t1_long, t2_long = _committed_all()
     rows = []
-    n_thm2 = 200  # the chapter's default (parameter theory_instances), on the same grid and seed
-    thm2 = theory.theorem2_check(n_thm2, n_grid=1001, seed=0)
+    n_thm2 = THEORY_INSTANCES
+    thm2, lem = theory_checks()
     gap = float(thm2["gap"].abs().max())
     below = bool((thm2["ratio_closed"] <= thm2["ratio_rr"] + 1e-12).all())
     rows.append(score_item("Theorem 2", "fig-ghoukasian2025-theorem2",
@@ -679,7 +696,6 @@ def scoreboard() -> pd.DataFrame:
                                      "closed form <= RR": below},
                            evidence=f"largest |closed form - brute force| {gap:.1e} on {n_thm2} "
                                     "random instances"))
-    lem = theory.lemma1_check(10 * n_thm2, seed=1)
     worst = float(lem["ratio"].max())
     rows.append(score_item("Lemma 1", "ghoukasian2025-lemma1",
                            verified={"GRR never increases Delta'": worst <= 1 + 1e-12},
@@ -733,13 +749,11 @@ def scoreboard() -> pd.DataFrame:
 
 def committed_claims() -> list[Claim]:
     """The chapter's claims on the committed results, with the ledger's causes where not reproduced."""
-    from . import ghoukasian2025_theory as theory
-
     lgbm, fig6, t1_long, t2_long = _committed_all()
     if not any(len(df) for df in lgbm.values()) and fig6.empty and t1_long.empty and t2_long.empty:
         return []
-    return claims(lgbm, fig6, t1_long, t2_long, theorem2=theory.theorem2_check(100, n_grid=801, seed=0),
-                  lemma1=theory.lemma1_check(1000, seed=1), variants=_committed_variants())
+    thm2, lem = theory_checks()
+    return claims(lgbm, fig6, t1_long, t2_long, theorem2=thm2, lemma1=lem, variants=_committed_variants())
 
 
-__all__ += ["scoreboard", "committed_claims"]
+__all__ += ["THEORY_INSTANCES", "theory_checks", "scoreboard", "committed_claims"]
