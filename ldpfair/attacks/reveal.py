@@ -34,6 +34,7 @@ from scipy.optimize import linprog
 
 from .._validation import check_choice, check_rng
 from ..metrics.groups import check_scores
+from .certified_bp import admm_basis_pursuit, simplex_basis_pursuit
 from .queries import check_predictions
 
 __all__ = [
@@ -205,7 +206,8 @@ def _bp_highs(mat: np.ndarray, eta: np.ndarray, tolerance: float) -> np.ndarray:
     return res.x[:n] - res.x[n:]
 
 
-def _bp_lars(mat: np.ndarray, eta: np.ndarray) -> np.ndarray | None:
+def _bp_lars(mat: np.ndarray, eta: np.ndarray, max_steps: int | None = None) -> np.ndarray | None:
+    """End point of the LARS-lasso path, or ``None`` if it does not interpolate ``eta``."""
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import lars_path
 
@@ -213,12 +215,23 @@ def _bp_lars(mat: np.ndarray, eta: np.ndarray) -> np.ndarray | None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         _, _, coef = lars_path(mat, eta, method="lasso", alpha_min=0.0, return_path=False,
-                               max_iter=20 * m + 100, copy_X=True)
+                               max_iter=20 * m + 100 if max_steps is None else max_steps, copy_X=True)
     x = np.asarray(coef).ravel()
     scale = max(1.0, float(np.abs(eta).max()))
     if not np.all(np.isfinite(x)) or np.abs(mat @ x - eta).max() > 1e-6 * scale:
         return None  # the homotopy did not reach an interpolating solution: use the LP
     return x
+
+
+def _bp_simplex(mat: np.ndarray, eta: np.ndarray) -> np.ndarray | None:
+    """ADMM warm start, primal simplex, certificate (:mod:`.certified_bp`); ``None`` if not certified."""
+    m = mat.shape[0]
+    try:
+        approx = admm_basis_pursuit(mat, eta)
+    except np.linalg.LinAlgError:  # rank(H) < m: no basis of m columns
+        return None
+    start = np.argsort(-np.abs(approx), kind="stable")[:m]
+    return simplex_basis_pursuit(mat, eta, start)
 
 
 def basis_pursuit(H: object, eta: object, *, method: str = "auto", tolerance: float = 0.0) -> np.ndarray:  # noqa: N803
@@ -230,16 +243,21 @@ def basis_pursuit(H: object, eta: object, *, method: str = "auto", tolerance: fl
         Sensing matrix.
     eta : array_like, shape (m,)
         Measurements.
-    method : {"auto", "highs", "lars"}
+    method : {"auto", "highs", "lars", "simplex"}
         ``"highs"``: the linear program ``min 1^T (u + w)`` s.t. ``H (u - w) = eta``,
         ``u, w >= 0`` solved by HiGHS (:func:`scipy.optimize.linprog`). ``"lars"``:
         the end point (``alpha -> 0``) of the LARS-lasso homotopy path
         (:func:`sklearn.linear_model.lars_path`), which is the basis-pursuit
         solution (Donoho & Tsaig 2008) and much faster when ``H`` is large and dense
         (the LP is the fallback if the path does not reach ``H s = eta``).
-        ``"auto"``: ``"lars"`` for ``tolerance = 0``, else ``"highs"``; when
-        ``m >= n`` and ``rank(H) = n`` the only feasible point (the solution of the
-        linear system) is returned directly.
+        ``"simplex"``: an ADMM warm start, primal simplex pivots and an optimality
+        certificate (:mod:`ldpfair.attacks.certified_bp`); falls back to ``"lars"``,
+        then ``"highs"``, if the certificate fails. ``"auto"``: for ``tolerance = 0``,
+        the LARS path cut at ``2 m`` steps (sparse solutions, e.g. from exact
+        answers, end within it), then ``"simplex"`` (noisy answers: the full path
+        would need about ``7 m`` steps), then the full LARS path and HiGHS; ``"highs"`` for
+        ``tolerance > 0``. When ``m >= n`` and ``rank(H) = n`` the only feasible
+        point (the solution of the linear system) is returned directly.
     tolerance : float
         Noise-aware variant (basis pursuit denoising with an l-infinity residual):
         ``> 0`` replaces the equality by ``|H s - eta| <= tolerance`` (an LP, HiGHS).
@@ -254,12 +272,12 @@ def basis_pursuit(H: object, eta: object, *, method: str = "auto", tolerance: fl
     y = np.asarray(eta, dtype=float)
     if y.shape != (mat.shape[0],) or not np.all(np.isfinite(y)):
         raise ValueError(f"eta must be a finite vector of shape ({mat.shape[0]},), got shape {y.shape}")
-    check_choice(method, ["auto", "highs", "lars"], "method")
+    check_choice(method, ["auto", "highs", "lars", "simplex"], "method")
     tol = float(tolerance)
     if not tol >= 0.0 or not math.isfinite(tol):
         raise ValueError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
-    if method == "lars" and tol > 0:
-        raise ValueError("method='lars' solves the equality-constrained problem; "
+    if method in ("lars", "simplex") and tol > 0:
+        raise ValueError(f"method={method!r} solves the equality-constrained problem; "
                          "use method='highs' with a tolerance")
     if method == "highs" or tol > 0:
         return _bp_highs(mat, y, tol)
@@ -268,7 +286,13 @@ def basis_pursuit(H: object, eta: object, *, method: str = "auto", tolerance: fl
         x, _, rank, _ = np.linalg.lstsq(mat, y, rcond=None)
         if rank == mat.shape[1]:
             return x
-    x = _bp_lars(mat, y)
+    x = None
+    if method == "auto":
+        x = _bp_lars(mat, y, max_steps=2 * mat.shape[0])
+    if x is None and method in ("auto", "simplex"):
+        x = _bp_simplex(mat, y)
+    if x is None:
+        x = _bp_lars(mat, y)
     return _bp_highs(mat, y, 0.0) if x is None else x
 
 
