@@ -35,14 +35,16 @@ def test_simplex_gives_the_lars_and_highs_solution_and_recovery(epsilon, seed):
         np.testing.assert_array_equal(res["simplex"].a_hat, res[other].a_hat)
 
 
-def test_auto_switches_to_the_certified_solver_only_when_the_short_path_fails(monkeypatch):
+def test_certified_switches_to_the_simplex_only_when_the_short_path_fails(monkeypatch):
     calls = []
     original = reveal._bp_simplex
     monkeypatch.setattr(reveal, "_bp_simplex", lambda *args: calls.append(1) or original(*args))
     a, H, answers, n1, n0 = _noisy_problem(600, 20, 120, 100.0, 3)  # noqa: N806
-    exact = attacks.reveal_compressed(H, attacks.sp_queries(H, a), n1, n0)
+    exact = attacks.reveal_compressed(H, attacks.sp_queries(H, a), n1, n0, method="certified")
     assert calls == [] and attacks.leakage(a, exact.a_hat) == 100.0  # sparse: LARS within m steps
-    noisy = attacks.reveal_compressed(H, answers, n1, n0)
+    noisy = attacks.reveal_compressed(H, answers, n1, n0, method="certified")
+    assert calls == [1]
+    attacks.reveal_compressed(H, answers, n1, n0)  # the default keeps the full LARS path
     assert calls == [1]
     lars = attacks.reveal_compressed(H, answers, n1, n0, method="lars")
     np.testing.assert_array_equal(noisy.a_hat, lars.a_hat)

@@ -243,7 +243,7 @@ def basis_pursuit(H: object, eta: object, *, method: str = "auto", tolerance: fl
         Sensing matrix.
     eta : array_like, shape (m,)
         Measurements.
-    method : {"auto", "highs", "lars", "simplex"}
+    method : {"auto", "highs", "lars", "simplex", "certified"}
         ``"highs"``: the linear program ``min 1^T (u + w)`` s.t. ``H (u - w) = eta``,
         ``u, w >= 0`` solved by HiGHS (:func:`scipy.optimize.linprog`). ``"lars"``:
         the end point (``alpha -> 0``) of the LARS-lasso homotopy path
@@ -252,12 +252,15 @@ def basis_pursuit(H: object, eta: object, *, method: str = "auto", tolerance: fl
         (the LP is the fallback if the path does not reach ``H s = eta``).
         ``"simplex"``: an ADMM warm start, primal simplex pivots and an optimality
         certificate (:mod:`ldpfair.attacks.certified_bp`); falls back to ``"lars"``,
-        then ``"highs"``, if the certificate fails. ``"auto"``: for ``tolerance = 0``,
-        the LARS path cut at ``2 m`` steps (sparse solutions, e.g. from exact
-        answers, end within it), then ``"simplex"`` (noisy answers: the full path
-        would need about ``7 m`` steps), then the full LARS path and HiGHS; ``"highs"`` for
-        ``tolerance > 0``. When ``m >= n`` and ``rank(H) = n`` the only feasible
-        point (the solution of the linear system) is returned directly.
+        then ``"highs"``, if the certificate fails. ``"certified"``: the LARS path cut
+        at ``2 m`` steps (sparse solutions, e.g. from exact answers, end within it),
+        then ``"simplex"`` (noisy answers: the full path needs about ``7 m`` steps),
+        then the full path and HiGHS. ``"auto"``: ``"lars"`` for ``tolerance = 0``
+        (what the committed results were computed with: the certified solvers find
+        the exact minimiser, which differs from the LARS end point by a few recovered
+        attributes in some noisy cells), else ``"highs"``. When ``m >= n`` and
+        ``rank(H) = n`` the only feasible point (the solution of the linear system) is
+        returned directly.
     tolerance : float
         Noise-aware variant (basis pursuit denoising with an l-infinity residual):
         ``> 0`` replaces the equality by ``|H s - eta| <= tolerance`` (an LP, HiGHS).
@@ -272,11 +275,11 @@ def basis_pursuit(H: object, eta: object, *, method: str = "auto", tolerance: fl
     y = np.asarray(eta, dtype=float)
     if y.shape != (mat.shape[0],) or not np.all(np.isfinite(y)):
         raise ValueError(f"eta must be a finite vector of shape ({mat.shape[0]},), got shape {y.shape}")
-    check_choice(method, ["auto", "highs", "lars", "simplex"], "method")
+    check_choice(method, ["auto", "highs", "lars", "simplex", "certified"], "method")
     tol = float(tolerance)
     if not tol >= 0.0 or not math.isfinite(tol):
         raise ValueError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
-    if method in ("lars", "simplex") and tol > 0:
+    if method in ("lars", "simplex", "certified") and tol > 0:
         raise ValueError(f"method={method!r} solves the equality-constrained problem; "
                          "use method='highs' with a tolerance")
     if method == "highs" or tol > 0:
@@ -287,9 +290,9 @@ def basis_pursuit(H: object, eta: object, *, method: str = "auto", tolerance: fl
         if rank == mat.shape[1]:
             return x
     x = None
-    if method == "auto":
+    if method == "certified":
         x = _bp_lars(mat, y, max_steps=2 * mat.shape[0])
-    if x is None and method in ("auto", "simplex"):
+    if x is None and method in ("certified", "simplex"):
         x = _bp_simplex(mat, y)
     if x is None:
         x = _bp_lars(mat, y)
