@@ -19,7 +19,7 @@ import numpy as np
 
 from .fairness import (
     _pairwise_meo,
-    _safe_div,
+    arcolezi2023_columns,
     arcolezi2023_metrics,
     ghoukasian2025_metrics,
     hamman2023_metrics,
@@ -210,18 +210,7 @@ def _arcolezi2023(a: np.ndarray, is_priv: np.ndarray, c: np.ndarray, privileged:
     sp0, sp1 = r["selection_rate"]
     eo0, eo1 = r["tpr"]
     oa0, oa1 = r["accuracy"]
-    return {
-        "SP_a_1": float(sp1),
-        "SP_a_0": float(sp0),
-        "SPD": float(sp1 - sp0),
-        "DI": _safe_div(sp0, sp1, "DI", "nan"),
-        "EO_a_1": float(eo1),
-        "EO_a_0": float(eo0),
-        "EOD": float(eo1 - eo0),
-        "OA_a_1": float(oa1),
-        "OA_a_0": float(oa0),
-        "OAD": float(oa1 - oa0),
-    }
+    return arcolezi2023_columns(sp1, sp0, eo1, eo0, oa1, oa0)
 
 
 def _hamman2023(codes: np.ndarray, y: np.ndarray, s: np.ndarray) -> dict[str, float]:

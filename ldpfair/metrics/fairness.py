@@ -43,6 +43,7 @@ __all__ = [
     "equal_opportunity_difference",
     "overall_accuracy_difference",
     "arcolezi2023_metrics",
+    "arcolezi2023_columns",
     "makhlouf2024_metrics",
     "data_unfairness",
     "data_unfairness_pairwise",
@@ -188,9 +189,13 @@ def arcolezi2023_metrics(
     check_choice(zero_division, ("nan", "raise"), "zero_division")
     r = _priv_rest(y_true, y_pred, sensitive_features, privileged,
                    ("selection_rate", "tpr", "accuracy"))
-    sp1, sp0 = r.at[1, "selection_rate"], r.at[0, "selection_rate"]
-    eo1, eo0 = r.at[1, "tpr"], r.at[0, "tpr"]
-    oa1, oa0 = r.at[1, "accuracy"], r.at[0, "accuracy"]
+    return arcolezi2023_columns(r.at[1, "selection_rate"], r.at[0, "selection_rate"], r.at[1, "tpr"],
+                                r.at[0, "tpr"], r.at[1, "accuracy"], r.at[0, "accuracy"], zero_division)
+
+
+def arcolezi2023_columns(sp1: float, sp0: float, eo1: float, eo0: float, oa1: float, oa0: float,
+                         zero_division: Literal["nan", "raise"] = "nan") -> dict[str, float]:
+    """arcolezi2023's named fairness columns from the privileged (``1``) and other (``0``) rates."""
     return {
         "SP_a_1": float(sp1),
         "SP_a_0": float(sp0),
