@@ -33,6 +33,7 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils.validation import check_array, check_is_fitted
 
 from ._validation import check_rng
+from .identity import versioned
 
 __all__ = ["DistinctRowForest", "distinct_rows", "make_forest"]
 
@@ -247,6 +248,7 @@ class DistinctRowForest(ClassifierMixin, BaseEstimator):
         return self.classes_.take(np.argmax(self.predict_proba(X), axis=1))
 
 
+@versioned("d12ae51a1e86", name="ldpfair.forest.make_forest")
 def make_forest(random_state: int, **params: Any) -> DistinctRowForest:
     """Factory for :class:`ldpfair.models.ModelSpec`: ``ModelSpec(make_forest)``."""
     return DistinctRowForest(random_state=random_state, **params)

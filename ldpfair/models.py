@@ -19,13 +19,12 @@ on thread scheduling:
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import inspect
 import numbers
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+
+from .identity import callable_id
 
 __all__ = ["MODELS", "ModelSpec", "make_model", "ARCOLEZI2023_LGBM"]
 
@@ -145,44 +144,5 @@ class ModelSpec:
         return self.model(random_state, **self.params)
 
     def config(self) -> dict[str, Any]:
-        """JSON-able description used in the cell key (a callable by name + source hash)."""
+        """JSON-able description used in the cell key (see :func:`~ldpfair.identity.callable_id`)."""
         return {"model": callable_id(self.model), "params": dict(self.params)}
-
-
-def callable_id(obj: object) -> object:
-    """Stable identity of ``obj`` for cache keys: strings as is, callables by name + code hash.
-
-    The hash of the callable's source (when available) makes an edited factory
-    invalidate its cached cells.
-    """
-    if isinstance(obj, str) or obj is None:
-        return obj
-    if isinstance(obj, functools.partial):
-        return {
-            "partial": callable_id(obj.func),
-            "args": [repr(a) for a in obj.args],
-            "keywords": {k: repr(v) for k, v in sorted(obj.keywords.items())},
-        }
-    target = obj if inspect.isroutine(obj) or inspect.isclass(obj) else type(obj)
-    try:
-        digest = _source_digest(target)
-    except TypeError:  # an unhashable callable: not memoised
-        digest = _source_digest.__wrapped__(target)
-    name = f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', type(obj).__name__)}"
-    return f"callable:{name}:{digest}"
-
-
-@functools.lru_cache(maxsize=4096)
-def _source_digest(target: object) -> str:
-    """sha256 prefix of ``target``'s source (``"nosource"`` without one), memoised per object.
-
-    ``inspect.getsource`` reads and tokenises the whole module on every call; a grid
-    asks for the same few functions once per task (tens of thousands of times when
-    the book loads every committed result). A redefined function is a new object,
-    so an edit in an interactive session still gets a new digest.
-    """
-    try:
-        src = inspect.getsource(target)  # type: ignore[arg-type]
-    except (OSError, TypeError):
-        src = ""
-    return hashlib.sha256(src.encode()).hexdigest()[:12] if src else "nosource"

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ..models import callable_id
+from ..identity import callable_id, check_version, pinned_identity
 from .grid import canonical_json, config_key, seed_from
 
 __all__ = ["Sweep", "SweepTask"]
@@ -63,13 +63,14 @@ class SweepTask:
     func: Callable[..., Mapping[str, Any]]
     params: Mapping[str, Any]
     seed: int
+    identity: str | None = None
 
     @functools.cached_property
     def config(self) -> dict[str, Any]:
         """Normalised configuration (the cache key's content)."""
         return {
             "kind": "sweep",
-            "func": callable_id(self.func),
+            "func": self.identity or callable_id(self.func),
             "params": {k: self.params[k] for k in sorted(self.params)},
             "seed": self.seed,
         }
@@ -113,8 +114,10 @@ class Sweep:
     ----------
     func : callable
         ``func(**params, rng=Generator) -> mapping`` of metric name to scalar.
-        Edit it and its cached results are invalidated (its identity includes a
-        hash of its source).
+        Its identity keys the cache and seeds the draws: without ``version`` (and
+        unless it is decorated with :func:`~ldpfair.identity.versioned`) it
+        includes a hash of its source, so editing it invalidates its cached
+        results.
     params : mapping of str to sequence, or sequence of mappings
         A mapping is expanded as the Cartesian product of its value lists, in
         order; a sequence of mappings is used as given. Values must be JSON
@@ -123,6 +126,12 @@ class Sweep:
         ``n`` means ``range(n)``.
     name : str
         Name of the sweep in results and progress bars.
+    version : str, optional
+        An explicit version of ``func`` (see :func:`~ldpfair.identity.versioned`):
+        the identity becomes ``<module>.<qualname>:<version>``, so that editing
+        its docstring or code without changing what it computes keeps the
+        committed results. Bump it when the results should be recomputed. A
+        function already pinned by ``versioned`` must not be given another.
     """
 
     def __init__(
@@ -131,10 +140,22 @@ class Sweep:
         params: Mapping[str, Sequence[Any]] | Sequence[Mapping[str, Any]] = ({},),
         seeds: int | Iterable[int] = 1,
         name: str | None = None,
+        version: str | None = None,
     ) -> None:
         if not callable(func):
             raise TypeError(f"func must be callable, got {func!r}")
         self.func = func
+        self.identity: str | None = None
+        if version is not None:
+            check_version(version)
+            pin = pinned_identity(func)
+            if pin is not None and pin[1] != version:
+                raise ValueError(
+                    f"{pin[0]} is pinned to version {pin[1]!r} by @versioned; "
+                    f"got version={version!r} (give one or the other)"
+                )
+            label = pin[0] if pin is not None else f"{func.__module__}.{func.__qualname__}"
+            self.identity = f"callable:{label}:{version}"
         if isinstance(params, Mapping):
             for k, v in params.items():
                 if isinstance(v, str) or not isinstance(v, Iterable):
@@ -165,7 +186,7 @@ class Sweep:
         out = []
         for p in self.param_sets:
             for s in self.seeds:
-                out.append(SweepTask(len(out), self.name, self.func, p, s))
+                out.append(SweepTask(len(out), self.name, self.func, p, s, self.identity))
         return out
 
     def __len__(self) -> int:
@@ -179,7 +200,7 @@ class Sweep:
         return {
             "kind": "sweep",
             "name": self.name,
-            "func": callable_id(self.func),
+            "func": self.identity or callable_id(self.func),
             "param_sets": self.param_sets if len(self.param_sets) <= 200 else len(self.param_sets),
             "seeds": self.seeds,
             "tasks": len(self),

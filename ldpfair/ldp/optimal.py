@@ -29,6 +29,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from .._validation import check_choice, check_epsilon
+from ..identity import versioned
 from .base import EXP_ARG_MAX
 from .channel import ChannelMechanism, channel_epsilon, check_channel_matrix, within_level
 
@@ -455,6 +456,7 @@ def optimal_kary(
     )
 
 
+@versioned("fd657f3a262d", name="ldpfair.ldp.optimal.opt_factory")
 def opt_factory(
     y: np.ndarray,
     *,

@@ -22,6 +22,7 @@ import pandas as pd
 
 from .._validation import check_choice
 from ..experiments import DatasetSpec, Grid, ModelSpec, PrivSpec, holdout
+from ..identity import versioned
 from ..ldp import opt_factory
 from ..models import ARCOLEZI2023_LGBM
 from ..reporting import Claim, summarise
@@ -193,6 +194,7 @@ _METRIC_LABEL = {"Delta_SP": r"$\Delta_{SP}$", "Delta_EO": r"$\Delta_{EO}$", "ac
 _DATASET_LABEL = {"adult26k": "Adult", "lsac": "LSAC"}
 
 
+@versioned("764b75ebce76", name="ldpfair.papers.ghoukasian2025.opt_factory_grr_utility")
 def opt_factory_grr_utility(y: np.ndarray) -> Any:
     """OPT for k > 2 at GRR's own utility: ``zeta = (k - 1) / (e^epsilon + k - 1)``.
 

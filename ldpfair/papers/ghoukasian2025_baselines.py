@@ -27,6 +27,7 @@ import pandas as pd
 
 from .._validation import check_choice, check_count
 from ..experiments import Sweep
+from ..identity import versioned
 
 __all__ = [
     "TWO_STEP_EPSILONS",
@@ -113,6 +114,7 @@ def two_step_data(dataset: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return x, ds.y.astype(np.int64), ds.frame[attr].to_numpy().astype(np.int64)
 
 
+@versioned("355feca33267", name="ldpfair.papers.ghoukasian2025_baselines.two_step_cell")
 def two_step_cell(dataset: str, mechanism: str, epsilon: float, *, rng: np.random.Generator
                   ) -> dict[str, float]:
     """One split of Fig. 6: Mozannar et al.'s two-step method with RR or OPT.
@@ -197,6 +199,7 @@ def _scores_metrics(y: np.ndarray, pred: np.ndarray, a: np.ndarray) -> dict[str,
             "Delta_EO": m["Delta_EO"]}
 
 
+@versioned("ce027c2821c6", name="ldpfair.papers.ghoukasian2025_baselines.fairprojection_cell")
 def fairprojection_cell(dataset: str, trial: int, *, rng: np.random.Generator) -> dict[str, float]:
     """One trial of Table I: base GBM, FairProjection (SP, MEO; every tolerance), OPT at eps = 1.
 
@@ -464,6 +467,7 @@ def _design(d: dict[str, Any], rows: np.ndarray, train: np.ndarray, replace: dic
     return np.hstack(parts)
 
 
+@versioned("982b670b6516", name="ldpfair.papers.ghoukasian2025_baselines.fairbalance_cell")
 def fairbalance_cell(dataset: str, groups: str, *, rng: np.random.Generator) -> dict[str, float]:
     """One trial of Table II: plain LR, FairBalance-weighted LR and OPT (eps = 1) LR.
 

@@ -35,6 +35,7 @@ import pandas as pd
 
 from .. import attacks
 from ..experiments import Sweep, run, save_results
+from ..identity import versioned
 from ..reporting import Claim
 from ..verdicts import Cause
 
@@ -147,6 +148,7 @@ def _attack(H: np.ndarray, a: np.ndarray, epsilon: float, mechanism: str,  # noq
     return out
 
 
+@versioned("aae6c1a65a94", name="ldpfair.papers.hamman2023.adult_trial")
 def adult_trial(n: int, m: int, epsilon: float, mechanism: str, model_seed: int,
                 rng: np.random.Generator, clip_models: bool = CLIP_MODELS) -> dict[str, Any]:
     """One Adult run (Fig. 1, Table 1): draw ``n`` test individuals, query ``m`` perturbed models.
@@ -166,6 +168,7 @@ def adult_trial(n: int, m: int, epsilon: float, mechanism: str, model_seed: int,
     return out
 
 
+@versioned("00bf70cfd11c", name="ldpfair.papers.hamman2023.adult_reading_trial")
 def adult_reading_trial(n: int, m: int, epsilon: float, mechanism: str, model_seed: int, noise_reading: str,
                         rng: np.random.Generator) -> dict[str, Any]:
     """:func:`adult_trial` with the noise scale under another reading (:func:`ldpfair.attacks.noise_scale`).
@@ -182,6 +185,7 @@ def adult_reading_trial(n: int, m: int, epsilon: float, mechanism: str, model_se
     return _attack(H, a, epsilon, mechanism, rng, noise_reading=noise_reading)
 
 
+@versioned("fa77a926338b", name="ldpfair.papers.hamman2023.synthetic_trial")
 def synthetic_trial(n: int, n0: int, m: int, epsilon: float, mechanism: str,
                     rng: np.random.Generator) -> dict[str, Any]:
     """One synthetic run (Fig. 2, Tables 2-3): ``N0`` of ``n`` disadvantaged, ``m`` random binary models."""
@@ -192,6 +196,7 @@ def synthetic_trial(n: int, n0: int, m: int, epsilon: float, mechanism: str,
     return _attack(H, a, epsilon, mechanism, rng)
 
 
+@versioned("e9d58fe512ce", name="ldpfair.papers.hamman2023.german_trial")
 def german_trial(m: int, epsilon: float, mechanism: str, model_seed: int,
                  rng: np.random.Generator, clip_models: bool = CLIP_MODELS) -> dict[str, Any]:
     """One German-credit run (Fig. 4, Table 4): all 1,000 applicants, ``m`` perturbed models."""
@@ -200,6 +205,7 @@ def german_trial(m: int, epsilon: float, mechanism: str, model_seed: int,
     return _attack(H, base["a"], epsilon, mechanism, rng, bounded=clip_models)
 
 
+@versioned("a01f17249d00", name="ldpfair.papers.hamman2023.model_accuracy")
 def model_accuracy(dataset: str, m: int, model_seed: int, rng: np.random.Generator) -> dict[str, Any]:
     """Held-out accuracy (%) of the base model and of ``m`` perturbed copies (mean and SD)."""
     base = base_model(dataset, model_seed)

@@ -31,6 +31,7 @@ from .._validation import check_choice
 from ..datasets.xu2019 import XU2019_ENCODINGS, n_attributes, xu2019_features
 from ..experiments import Sweep
 from ..functional import PFLR, FairLR, PFLRStar, PrivLR, TaylorLR, lr_sensitivity, pflr_sensitivity
+from ..identity import versioned
 
 __all__ = [
     "DATASETS",
@@ -156,6 +157,7 @@ def make_estimator(method: str, epsilon: float | None, eps_f_ratio: float, rng: 
                     shift=r["shift"], **common)
 
 
+@versioned("a2dbf839d9b1", name="ldpfair.papers.xu2019.fit_evaluate")
 def fit_evaluate(
     dataset: str, features: str, method: str, epsilon: float | None, eps_f_ratio: float, run: int,
     rng: np.random.Generator, reading: str = "paper",
