@@ -81,20 +81,10 @@ COLUMNS: tuple[str, str, str] = ("item", "label", "status")
 
 
 def committed(paper: str, name: str) -> pd.DataFrame:
-    """Committed paper-profile results ``results/<paper>/<name>`` of a declared experiment.
+    """Committed results of a declared experiment (see :func:`ldpfair.papers.committed`)."""
+    from .papers import committed as _committed
 
-    Never computes: missing cells are simply absent (``attrs["coverage"]`` says how
-    many are present; an empty frame when nothing is committed).
-    """
-    from .experiments import load_results
-    from .papers import declared
-
-    for p, n, grid, path in declared("paper", paper):
-        if p == paper and n == name:
-            frame, cov = load_results(grid, path)
-            frame.attrs["coverage"] = cov
-            return frame
-    raise ValueError(f"{paper} declares no paper-profile experiment {name!r}")
+    return _committed(paper, name)
 
 
 def _call(fn: Callable[[], Any], what: str) -> Any:

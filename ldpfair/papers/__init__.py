@@ -1,14 +1,11 @@
-"""The experiment declarations of each paper chapter.
+"""The registry of the book's chapters.
 
-A chapter's computation lives here, not in its notebook: module
-``ldpfair.papers.<paper>`` declares the paper's experiments and the notebook
-imports them. A paper module exposes
-
-``PROFILES``
-    ``{"quick": {...}, "paper": {...}}``: for each profile, a mapping of result
-    name to a :class:`~ldpfair.experiments.Grid` or
-    :class:`~ldpfair.experiments.Sweep`. The ``paper`` entries are the ones whose
-    results are committed under ``results/<paper>/<name>.csv.gz``.
+A chapter's computation lives here, not in its notebook: the package
+``ldpfair.papers.<paper>`` declares the paper's experiments, figures and checks
+and exports ``SPEC``, a :class:`~ldpfair.papers.contract.PaperSpec` (the written
+contract every chapter satisfies; see :mod:`ldpfair.papers.contract`). The
+``paper`` profile's experiments are the ones whose results are committed under
+``results/<paper>/<name>.csv.gz``.
 
 This package finds those declarations so that CI can check that the committed
 results are reproduced exactly by a fresh recomputation of a few cells
@@ -28,7 +25,10 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["PAPERS", "module", "declared", "results", "status", "verify", "stamp"]
+from .contract import PaperSpec, Profile
+
+__all__ = ["PAPERS", "PaperSpec", "Profile", "spec", "module", "declared", "committed", "results", "status",
+           "verify", "stamp"]
 
 #: The chapters of the book, in its order: the five papers, then the synthesis (a new result).
 PAPERS: tuple[str, ...] = (
@@ -55,17 +55,65 @@ def module(paper: str) -> ModuleType | None:
         raise
 
 
+def spec(paper: str) -> PaperSpec:
+    """The :class:`~ldpfair.papers.contract.PaperSpec` of a registered chapter.
+
+    Raises
+    ------
+    ValueError
+        If ``paper`` is not registered (the message lists the chapters).
+    TypeError
+        If its package does not export a ``SPEC`` satisfying the contract.
+    """
+    mod = module(paper)
+    found = getattr(mod, "SPEC", None)
+    if not isinstance(found, PaperSpec) or found.name != paper:
+        raise TypeError(f"ldpfair.papers.{paper} must export SPEC = PaperSpec(name={paper!r}, ...), "
+                        f"got {found!r}")
+    return found
+
+
+def _experiments(paper: str, profile: str) -> Mapping[str, Any]:
+    mod = module(paper)
+    if mod is None:
+        return {}
+    if hasattr(mod, "SPEC"):
+        s = spec(paper)
+        return s.experiments(profile) if profile in s.profiles else {}
+    profiles: Mapping[str, Mapping[str, Any]] = mod.PROFILES  # a module not yet converted to the contract
+    return profiles.get(profile, {})
+
+
 def declared(profile: str = "paper", paper: str | None = None) -> Iterator[tuple[str, str, Any, Path]]:
     """Yield ``(paper, name, grid, results_path)`` for every declared experiment of ``profile``."""
     from ..experiments.notebooks import results_dir
 
     for p in PAPERS if paper is None else (paper,):
-        mod = module(p)
-        if mod is None:
-            continue
-        profiles: Mapping[str, Mapping[str, Any]] = mod.PROFILES
-        for name, grid in profiles.get(profile, {}).items():
+        for name, grid in _experiments(p, profile).items():
             yield p, name, grid, results_dir(p) / name
+
+
+def committed(paper: str, name: str) -> pd.DataFrame:
+    """Committed paper-profile results ``results/<paper>/<name>`` of a declared experiment.
+
+    Never computes: missing cells are simply absent (``attrs["coverage"]`` says how
+    many are present; an empty frame when nothing is committed).
+
+    Raises
+    ------
+    ValueError
+        If ``paper`` declares no paper-profile experiment ``name`` (the message lists them).
+    """
+    from ..experiments import load_results
+
+    names = []
+    for _, n, grid, path in declared("paper", paper):
+        if n == name:
+            frame, cov = load_results(grid, path)
+            frame.attrs["coverage"] = cov
+            return frame
+        names.append(n)
+    raise ValueError(f"{paper} declares no paper-profile experiment {name!r}; valid: {', '.join(names)}")
 
 
 def results(

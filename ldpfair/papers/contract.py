@@ -1,0 +1,180 @@
+"""The contract every paper chapter satisfies.
+
+A chapter of the book is a package ``ldpfair/papers/<paper>/`` with the same rooms:
+
+``experiments.py``
+    The profiles and the experiment declarations (:class:`~ldpfair.experiments.Grid`
+    and :class:`~ldpfair.experiments.Sweep`), and the cell functions they run.
+    Cheap to import: no plotting, no reading of results.
+``figures.py``
+    Every figure of the chapter, as functions of the results.
+``checks.py``
+    The published numbers, their comparison with ours, the claims and the
+    scoreboard items, judged by :mod:`ldpfair.verdicts` (one set of rules).
+``__init__.py``
+    ``SPEC``, a :class:`PaperSpec`: what the registry (:mod:`ldpfair.papers`), the
+    command line (``ldpfair run``, ``ldpfair results``), the scoreboard and the
+    notebook use. The notebook fetches its results through
+    ``SPEC.results(profile, n_jobs=..., **overrides)``, the one road through the
+    task cache and the committed results.
+
+A sixth paper is a copy of ``ldpfair/papers/_template/`` (see the book page
+"Adding a paper"); ``tests/test_papers.py`` checks every registered paper
+against this contract.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..reporting import Claim
+
+__all__ = ["Profile", "PaperSpec"]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A named set of default values of a chapter's overridable parameters.
+
+    Parameters
+    ----------
+    name : str
+        ``"quick"`` (computed in CI) or ``"paper"`` (the committed results), or
+        another name the chapter declares.
+    values : mapping of str to object
+        The profile's default for every parameter a reader may override (the
+        datasets, the budgets, the number of seeds...). A chapter with nothing
+        to override has an empty mapping.
+
+    Examples
+    --------
+    >>> quick = Profile("quick", {"epsilons": (1, 8), "seeds": 2})
+    >>> quick.with_overrides(seeds=5, epsilons=None)["seeds"], quick["epsilons"]
+    (5, (1, 8))
+    """
+
+    name: str
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name:
+            raise ValueError(f"a profile needs a non-empty name, got {self.name!r}")
+        object.__setattr__(self, "values", MappingProxyType(dict(self.values)))
+
+    def __getitem__(self, key: str) -> Any:
+        try:
+            return self.values[key]
+        except KeyError:
+            raise KeyError(f"profile {self.name!r} has no parameter {key!r}; it has: "
+                           f"{', '.join(self.values) or 'none'}") from None
+
+    def with_overrides(self, **overrides: Any) -> Profile:
+        """A copy with the given values replaced; ``None`` keeps the profile's value.
+
+        Raises
+        ------
+        ValueError
+            If a name is not one of the profile's parameters (the message lists them).
+        """
+        unknown = [k for k in overrides if k not in self.values]
+        if unknown:
+            valid = ", ".join(self.values) or "none (this chapter has no overridable parameter)"
+            raise ValueError(f"unknown parameter(s) {', '.join(map(repr, unknown))} of profile "
+                             f"{self.name!r}; valid: {valid}")
+        changed = {k: v for k, v in overrides.items() if v is not None}
+        return Profile(self.name, {**self.values, **changed}) if changed else self
+
+
+@dataclass(frozen=True)
+class PaperSpec:
+    """What a chapter declares: the contract of ``ldpfair/papers/<paper>/__init__.py``.
+
+    Parameters
+    ----------
+    name : str
+        The registry name (the package's name, e.g. ``"hamman2023"``).
+    title : str
+        The chapter's title (the paper's, or what the chapter studies).
+    profiles : mapping of str to Profile
+        At least ``"quick"`` and ``"paper"``.
+    declare : callable
+        ``declare(profile) -> {experiment name: Grid or Sweep}``. For a declared
+        profile as is, the experiments of ``"paper"`` are exactly the committed
+        ones (``results/<paper>/<name>.csv.gz``).
+    claims : callable
+        ``claims() -> list of Claim``: the paper's claims judged on the committed results.
+    scoreboard : callable
+        ``scoreboard() -> DataFrame`` with the columns of
+        :data:`ldpfair.verdicts.ITEM_COLUMNS`: one row per figure, table and
+        numbered result of the paper (see :func:`ldpfair.verdicts.score_item`).
+    parameters : mapping, optional
+        The notebook's parameters (:class:`ldpfair.experiments.parameters.Param`),
+        checked by ``ldpfair run`` before a kernel starts.
+    """
+
+    name: str
+    title: str
+    profiles: Mapping[str, Profile]
+    declare: Callable[[Profile], Mapping[str, Any]]
+    claims: Callable[[], Sequence[Claim]]
+    scoreboard: Callable[[], pd.DataFrame]
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        missing = [p for p in ("quick", "paper") if p not in self.profiles]
+        if missing:
+            raise ValueError(f"paper {self.name!r} must declare the profiles 'quick' and 'paper'; "
+                             f"missing: {', '.join(missing)}")
+        for key, prof in self.profiles.items():
+            if not isinstance(prof, Profile) or prof.name != key:
+                raise ValueError(f"paper {self.name!r}: profiles[{key!r}] must be Profile({key!r}, ...), "
+                                 f"got {prof!r}")
+        object.__setattr__(self, "profiles", MappingProxyType(dict(self.profiles)))
+        object.__setattr__(self, "parameters", MappingProxyType(dict(self.parameters)))
+
+    def profile(self, name: str = "paper", **overrides: Any) -> Profile:
+        """The profile ``name`` with ``overrides`` applied (``None`` keeps a value).
+
+        Raises
+        ------
+        ValueError
+            If ``name`` is not a declared profile or an override is not one of its parameters.
+        """
+        if name not in self.profiles:
+            raise ValueError(f"unknown profile {name!r} of {self.name}; valid: {', '.join(self.profiles)}")
+        return self.profiles[name].with_overrides(**overrides)
+
+    def experiments(self, profile: str = "paper", **overrides: Any) -> dict[str, Any]:
+        """The experiments (name -> Grid or Sweep) of ``profile`` with ``overrides``."""
+        return dict(self.declare(self.profile(profile, **overrides)))
+
+    def results(
+        self,
+        profile: str = "paper",
+        *,
+        n_jobs: int | None = 1,
+        progress: bool = False,
+        compute: bool | None = None,
+        cache: str | os.PathLike[str] | None = None,
+        **overrides: Any,
+    ) -> dict[str, pd.DataFrame]:
+        """Tidy results of every experiment of ``profile``, through the task cache.
+
+        The ``paper`` profile is read from the committed results; cells that are
+        not committed (a parameter outside the committed grid) are computed only
+        when ``compute`` (or ``LDPFAIR_COMPUTE=1``) says so, and each frame's
+        ``attrs["coverage"]`` says how many are present. Any other profile is
+        computed, resumably (see :func:`ldpfair.papers.results`).
+        """
+        from . import results
+
+        grids = self.experiments(profile, **overrides)
+        return results(self.name, grids, profile, n_jobs=n_jobs, progress=progress,
+                       compute=compute, cache=cache)
