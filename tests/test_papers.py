@@ -192,3 +192,26 @@ def test_profile_overrides():
         p["x"]
     with pytest.raises(ValueError, match="must declare the profiles 'quick' and 'paper'"):
         papers.PaperSpec("x", "X", {"quick": p}, declare=dict, claims=list, scoreboard=list)
+
+
+def test_the_template_satisfies_the_contract_and_its_notebook_runs(tmp_path):
+    """A sixth paper starts as a copy of the template: both must work as they are."""
+    import json
+
+    import nbformat
+
+    from ldpfair.experiments import notebooks as nbk
+    from ldpfair.papers._template import SPEC, checks
+
+    assert isinstance(SPEC, papers.PaperSpec) and SPEC.name == "_template"
+    quick = SPEC.results("quick", epsilons=[1.0, 8.0], seeds=4)
+    assert sorted(quick["fig1"]["epsilon"].unique()) == [1.0, 8.0] and len(quick["fig1"]) == 8
+    assert {c.id for c in checks.claims(quick)} == {"C1", "C2"}
+    board = SPEC.scoreboard()
+    assert board.loc[0, "status"] == "verified"
+    with pytest.raises(ValueError, match="unknown parameter"):
+        SPEC.results("quick", epsilon=[1.0])
+    out = nbk.execute(nbk.notebooks_dir() / "_template.md", {"seeds": 2}, output=tmp_path / "t.ipynb")
+    nb = nbformat.read(out, as_version=4)
+    text = json.dumps([c.get("outputs", []) for c in nb.cells])
+    assert "image/png" in text and "measured MSE" in text and "Error" not in text
