@@ -349,3 +349,30 @@ def test_run_profile_completes_the_paper_profile_under_ldpfair_run(tmp_path, mon
     ]
     assert profiles.provenance_summary("toy", tmp_path / "none.jsonl") == [
         "toy: no experiment results were read or computed"]
+
+
+def balanced_error(y_true, y_pred, *, sensitive_features, scores, labels, privileged):
+    """A chapter's own metric bundle: the balanced error rate per group."""
+    from sklearn.metrics import balanced_accuracy_score
+
+    y, p, a = (np.asarray(v) for v in (y_true, y_pred, sensitive_features))
+    return {f"ber_{g}": 1.0 - balanced_accuracy_score(y[a == g], p[a == g]) for g in labels}
+
+
+def test_a_grid_declares_its_metric_bundle():
+    """A declared bundle is computed instead of the default and keys the task; the default keeps the keys."""
+    from ldpfair.identity import versioned
+
+    bundle = versioned("1", name="tests.balanced_error")(balanced_error)
+    default = ex.Grid(datasets=TOY, models="lr", seeds=[0], evaluation=ex.holdout(0.3))
+    own = ex.Grid(datasets=TOY, models="lr", seeds=[0], evaluation=ex.holdout(0.3, metrics=bundle))
+    assert "metrics" not in default.tasks()[0].config["evaluation"]  # committed results keep their keys
+    assert own.tasks()[0].config["evaluation"]["metrics"] == "callable:tests.balanced_error:1"
+    assert own.tasks()[0].key != default.tasks()[0].key
+    a, b = ex.run(default, progress=False), ex.run(own, progress=False)
+    assert {"ber_0", "ber_1"} <= set(b.columns) and "ber_0" not in a.columns
+    assert "acc" in a.columns and "acc" not in b.columns and "SP_a" not in b.columns
+    assert 0.0 <= b["ber_0"].iloc[0] <= 0.5 and 0.0 <= b["ber_1"].iloc[0] <= 0.5
+    assert (a["n_test"] == b["n_test"]).all()  # same split: the bundle replaces the metrics only
+    with pytest.raises(TypeError, match="metrics must be a metric bundle"):
+        ex.holdout(0.3, metrics="accuracy")

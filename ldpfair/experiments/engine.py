@@ -290,8 +290,9 @@ def _run_task(task: Task) -> dict[str, Any]:
     else:
         a_test = ds.frame[protected].to_numpy()[test].astype(np.int64)
     labels = list(range(k_prot))
-    row: dict[str, Any] = evaluate(y_test, y_pred, sensitive_features=a_test, scores=scores,
-                                   labels=labels, privileged=task.evaluation.privileged)
+    bundle = task.evaluation.metrics or evaluate
+    row: dict[str, Any] = dict(bundle(y_test, y_pred, sensitive_features=a_test, scores=scores,
+                                      labels=labels, privileged=task.evaluation.privileged))
     row["train_Delta"] = data_unfairness(y_train, sensitive_features=a_train, labels=labels)
     row["train_Delta_prime"] = data_unfairness_pairwise(y_train, sensitive_features=a_train,
                                                         labels=labels)

@@ -296,6 +296,16 @@ class Evaluation:
         one-hot output).
     privileged : int
         arcolezi2023's privileged group code.
+    metrics : callable, optional
+        The metric bundle the task computes on the test rows:
+        ``metrics(y_true, y_pred, *, sensitive_features, scores, labels, privileged)
+        -> {column: value}``. ``None`` (the default) is
+        :func:`ldpfair.metrics.evaluate`, the book's bundle of every paper's
+        metrics, and is left out of the task key (the committed results were
+        computed with it). A chapter with metrics of its own declares a bundle
+        here, pinned with :func:`~ldpfair.identity.versioned`: its identity is
+        part of the task key, so a new metric never touches
+        :data:`RESULTS_SCHEMA_VERSION` nor the other chapters' keys.
     """
 
     method: str = "holdout"
@@ -306,9 +316,12 @@ class Evaluation:
     model_random_state: str = "derived"
     groups: str = "original"
     privileged: int = 1
+    metrics: Callable[..., Mapping[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         check_choice(self.method, ("holdout", "kfold"), "method")
+        if self.metrics is not None and not callable(self.metrics):
+            raise TypeError(f"metrics must be a metric bundle (a callable) or None, got {self.metrics!r}")
         if not isinstance(self.test_size, numbers.Real) or not 0 < float(self.test_size) < 1:
             raise ValueError(f"test_size must lie in (0, 1), got {self.test_size!r}")
         if isinstance(self.n_splits, bool) or not isinstance(self.n_splits, int) or self.n_splits < 2:
@@ -336,6 +349,8 @@ class Evaluation:
             cfg["test_size"] = float(self.test_size)
         else:
             cfg["n_splits"] = int(self.n_splits)
+        if self.metrics is not None:  # the default bundle is not in the key (committed results)
+            cfg["metrics"] = callable_id(self.metrics)
         return cfg
 
 
