@@ -49,6 +49,11 @@ from typing import Any
 
 import numpy as np
 import scipy.special
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import NotFittedError
+from sklearn.utils import Tags
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import validate_data
 
 from ._validation import check_choice, check_epsilon, check_probability, check_rng
 
@@ -323,40 +328,46 @@ def lam2_noise_matrix(rng: np.random.Generator, scale: float, d: int, reading: s
 
 
 # --------------------------------------------------------------------------- estimators
-class _LinearModel:
-    """Shared scikit-learn style plumbing: parameters, prediction from ``coef_``."""
+class _LinearModel(ClassifierMixin, BaseEstimator):
+    """Shared plumbing: scikit-learn's parameters and accuracy score, prediction from ``coef_``.
 
-    _param_names: tuple[str, ...] = ()
+    ``get_params``/``set_params``/``clone`` come from :class:`~sklearn.base.BaseEstimator`
+    (the constructor's keyword arguments), ``score`` (accuracy) from
+    :class:`~sklearn.base.ClassifierMixin`; the noise comes from ``random_state``
+    given to the constructor.
+    """
 
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        """Constructor parameters (scikit-learn convention)."""
-        return {k: getattr(self, k) for k in self._param_names}
+    def __sklearn_tags__(self) -> Tags:
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary logistic regression
+        return tags
 
-    def set_params(self, **params: Any) -> _LinearModel:
-        """Set constructor parameters (scikit-learn convention)."""
-        for k, v in params.items():
-            if k not in self._param_names:
-                raise ValueError(f"invalid parameter {k!r} for {type(self).__name__}; "
-                                 f"valid: {', '.join(self._param_names)}")
-            setattr(self, k, v)
-        return self
+    def _validate(self, X: object, y: object) -> tuple[np.ndarray, np.ndarray]:
+        """scikit-learn's validation of ``(X, y)``, then the mechanism's domain.
 
-    def __repr__(self) -> str:
-        args = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._param_names)
-        return f"{type(self).__name__}({args})"
+        Sets ``n_features_in_`` and ``classes_`` (any two labels; the second is the
+        positive class) and returns ``X`` as float64 in [0, 1] and ``y`` as 0/1 floats.
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        check_classification_targets(y)
+        classes, y01 = np.unique(y, return_inverse=True)
+        if classes.size != 2:
+            raise ValueError(f"Only binary classification is supported: {type(self).__name__} needs "
+                             f"samples of exactly 2 classes in y, got {classes.size} class(es): "
+                             f"{classes[:5].tolist()}")
+        self.classes_ = classes
+        return _check_X(X), y01.astype(np.float64)
 
     def _check_fitted(self) -> np.ndarray:
         coef = getattr(self, "coef_", None)
         if coef is None:
-            raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
+            raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit(X, y) first")
         return coef
 
     def decision_function(self, X: object) -> np.ndarray:
         """Signed score ``X @ coef_`` (no intercept: one-hot groups carry it)."""
         coef = self._check_fitted()
-        X = _check_X(X)
-        if X.shape[1] != coef.shape[0]:
-            raise ValueError(f"X has {X.shape[1]} features, the model was fitted on {coef.shape[0]}")
+        X = _check_X(validate_data(self, X, dtype=np.float64, reset=False))
         return X @ coef
 
     def predict_proba(self, X: object) -> np.ndarray:
@@ -365,13 +376,9 @@ class _LinearModel:
         return np.column_stack([1.0 - p, p])
 
     def predict(self, X: object) -> np.ndarray:
-        """Predicted labels: 1 where ``x^T w > 0``."""
-        return (self.decision_function(X) > 0).astype(np.int64)
-
-    def score(self, X: object, y: object) -> float:
-        """Accuracy on ``(X, y)``."""
-        pred = self.predict(X)
-        return float(np.mean(pred == _check_binary(y, pred.shape[0], "y")))
+        """Predicted labels: the positive class (``classes_[1]``) where ``x^T w > 0``."""
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(np.int64)]
 
     def _set_solution(self, sol: QuadraticSolution) -> None:
         self.coef_ = sol.w
@@ -411,13 +418,12 @@ class TaylorLR(_LinearModel):
         Added to the diagonal of the quadratic form (Zhang et al.'s remedy); 0 by default.
     """
 
-    _param_names = ("regularization",)
-
     def __init__(self, regularization: float = 0.0) -> None:
         self.regularization = regularization
 
     def fit(self, X: object, y: object, *, sensitive_features: object | None = None) -> TaylorLR:
         """Fit on features ``X`` in [0, 1] and labels ``y``; ``sensitive_features`` is ignored."""
+        X, y = self._validate(X, y)
         lam1, lam2 = taylor_coefficients(X, y)
         self._set_solution(minimize_quadratic(lam1, lam2, regularization=self.regularization))
         return self
@@ -446,8 +452,6 @@ class PrivLR(_LinearModel):
     random_state : int, SeedSequence or Generator
         Source of the Laplace noise (required).
     """
-
-    _param_names = ("epsilon", "row_sum_bound", "regularization", "remedy", "lam2_noise", "random_state")
 
     def __init__(self, epsilon: float = 1.0, *, row_sum_bound: float | None = None,
                  regularization: float = 0.0, remedy: str = "trim", lam2_noise: str = "full",
@@ -500,7 +504,7 @@ class PrivLR(_LinearModel):
         """Fit with the functional mechanism; ``sensitive_features`` is ignored."""
         eps = check_epsilon(self.epsilon, "epsilon", allow_inf=True)
         rng = _rng_of(self.random_state)
-        X = _check_X(X)
+        X, y = self._validate(X, y)
         lam1, lam2 = taylor_coefficients(X, y)
         self.sensitivity_ = lr_sensitivity(self._bound(X))
         self._noisy_fit(lam1, lam2, self.sensitivity_ / eps, rng)
@@ -535,9 +539,6 @@ class PFLR(PrivLR):
         As in :class:`PrivLR`.
     """
 
-    _param_names = ("epsilon", "alpha", "rule", "row_sum_bound", "regularization", "remedy", "lam2_noise",
-                    "random_state")
-
     def __init__(self, epsilon: float = 1.0, *, alpha: float = 1.0, rule: str = "signed",
                  row_sum_bound: float | None = None, regularization: float = 0.0, remedy: str = "trim",
                  lam2_noise: str = "full", random_state: object = None) -> None:
@@ -552,7 +553,7 @@ class PFLR(PrivLR):
         alpha = _check_nonneg(self.alpha, "alpha")
         check_choice(self.rule, PFLR_RULES, "rule")
         rng = _rng_of(self.random_state)
-        X = _check_X(X)
+        X, y = self._validate(X, y)
         if sensitive_features is None:
             raise ValueError(f"{type(self).__name__}.fit needs sensitive_features "
                              "(the 0/1 protected attribute)")

@@ -20,7 +20,6 @@ from .functional import (
     PrivLR,
     _check_binary,
     _check_nonneg,
-    _check_X,
     _laplace,
     _LinearModel,
     _null_space,
@@ -73,9 +72,6 @@ class PFLRStar(PrivLR):
         As in :class:`PrivLR`.
     """
 
-    _param_names = ("epsilon", "eps_f_ratio", "alpha", "linear_noise", "shift", "row_sum_bound",
-                    "regularization", "remedy", "lam2_noise", "random_state")
-
     def __init__(self, epsilon: float = 1.0, *, eps_f_ratio: float = 0.5, alpha: float = 1.0,
                  linear_noise: str = "f", shift: str = "mean", row_sum_bound: float | None = None,
                  regularization: float = 0.0, remedy: str = "trim", lam2_noise: str = "full",
@@ -92,7 +88,7 @@ class PFLRStar(PrivLR):
         eps = check_epsilon(self.epsilon, "epsilon", allow_inf=True)
         ratio = check_probability(self.eps_f_ratio, "eps_f_ratio", open_interval=True)
         rng = _rng_of(self.random_state)
-        X = _check_X(X)
+        X, y = self._validate(X, y)
         if sensitive_features is None:
             raise ValueError("PFLRStar.fit needs sensitive_features (the 0/1 protected attribute)")
         s = _check_binary(sensitive_features, X.shape[0], "sensitive_features")
@@ -142,8 +138,6 @@ class FairLR(_LinearModel):
         private models under the hard constraint.
     """
 
-    _param_names = ("tau", "C", "objective")
-
     def __init__(self, tau: float = 0.0, C: float = 1.0, objective: str = "exact") -> None:
         self.tau = tau
         self.C = C
@@ -155,8 +149,7 @@ class FairLR(_LinearModel):
         C = _check_nonneg(self.C, "C")
         if C == 0:
             raise ValueError("C must be > 0")
-        X = _check_X(X)
-        y = _check_binary(y, X.shape[0], "y")
+        X, y = self._validate(X, y)
         if sensitive_features is None:
             raise ValueError("FairLR.fit needs sensitive_features (the 0/1 protected attribute)")
         s = _check_binary(sensitive_features, X.shape[0], "sensitive_features")

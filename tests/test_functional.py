@@ -5,6 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from fixtures_functional import xu_data
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import MinMaxScaler
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from ldpfair.functional import (
     PFLR,
@@ -197,8 +200,14 @@ def test_validation_errors() -> None:
         PrivLR(-1.0, random_state=0).fit(X, y)
     with pytest.raises(ValueError, match=r"must lie in \[0, 1\]"):
         PrivLR(1.0, random_state=0).fit(X * 2, y)
-    with pytest.raises(ValueError, match="y must hold only 0 and 1"):
-        TaylorLR().fit(X, y + 1)
+    # any two labels (scikit-learn's convention: classes_ sorted, the second positive)
+    relabelled = TaylorLR().fit(X, np.where(y == 1, "yes", "no"))
+    np.testing.assert_array_equal(relabelled.coef_, TaylorLR().fit(X, y).coef_)
+    assert set(relabelled.predict(X)) <= {"no", "yes"} and list(relabelled.classes_) == ["no", "yes"]
+    with pytest.raises(ValueError, match="needs samples of exactly 2 classes in y, got 3"):
+        TaylorLR().fit(X, np.arange(50) % 3)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        TaylorLR().fit(X, np.linspace(0, 1, 50))
     with pytest.raises(ValueError, match="needs sensitive_features"):
         PFLR(1.0, random_state=0).fit(X, y)
     with pytest.raises(ValueError, match="unknown rule"):
@@ -209,7 +218,7 @@ def test_validation_errors() -> None:
         PrivLR(1.0, row_sum_bound=0.5, random_state=0).fit(X, y)
     with pytest.raises(ValueError, match="not fitted"):
         TaylorLR().predict(X)
-    with pytest.raises(ValueError, match="invalid parameter"):
+    with pytest.raises(ValueError, match="Invalid parameter .eps. for estimator PrivLR"):
         PrivLR().set_params(eps=1)
     assert PFLRStar(2.0, eps_f_ratio=0.3).get_params()["eps_f_ratio"] == 0.3
 
@@ -220,3 +229,32 @@ def test_row_sum_bound_reduces_noise_scale() -> None:
     assert m.sensitivity_ == lr_sensitivity(6)
     # bound 6 = d: identical to the paper's default
     np.testing.assert_array_equal(m.coef_, PrivLR(1.0, random_state=0).fit(X, y).coef_)
+
+
+# -- scikit-learn's estimator checks, where they apply ----------------------------------------------
+# The functional-mechanism models need features in [0, 1] (the domain of their sensitivity), so
+# the checks run on a pipeline that scales into it. FairLR, PFLR and PFLR* need the protected
+# attribute in fit, which the generic checks cannot give: they are tested above instead.
+_PIPELINE = {  # Pipeline fits its steps in place, which these two checks flag on any Pipeline
+    "check_estimators_overwrite_params": "Pipeline fits its steps in place",
+    "check_dont_overwrite_parameters": "Pipeline fits its steps in place",
+}
+_NOISY = {
+    **_PIPELINE,
+    "check_classifiers_train": "at epsilon = 1 the Laplace noise keeps accuracy below the check's 0.83",
+    "check_fit2d_1feature": "one feature at epsilon = 1: the noise leaves no positive curvature (raised)",
+}
+
+
+def _expected_failures(estimator):
+    return _NOISY if np.isfinite(estimator[-1].get_params().get("epsilon", np.inf)) else _PIPELINE
+
+
+@parametrize_with_checks(
+    [make_pipeline(MinMaxScaler(clip=True), TaylorLR()),
+     make_pipeline(MinMaxScaler(clip=True), PrivLR(epsilon=np.inf, random_state=0)),
+     make_pipeline(MinMaxScaler(clip=True), PrivLR(epsilon=1.0, random_state=0))],
+    expected_failed_checks=_expected_failures,
+)
+def test_sklearn_estimator_checks(estimator, check):
+    check(estimator)
