@@ -376,3 +376,26 @@ def test_a_grid_declares_its_metric_bundle():
     assert (a["n_test"] == b["n_test"]).all()  # same split: the bundle replaces the metrics only
     with pytest.raises(TypeError, match="metrics must be a metric bundle"):
         ex.holdout(0.3, metrics="accuracy")
+
+
+def test_task_keys_assembled_from_fragments_are_config_keys():
+    """The fast key (shared JSON fragments) is byte for byte the key of the full configuration."""
+    from dataclasses import replace
+
+    from ldpfair.experiments.grid import config_key
+
+    grids = [small_grid(), small_grid(evaluation=ex.kfold(3), epsilons=[1e300, 1e-3], seeds=[0, 7]),
+             ex.Grid(datasets=TOY, models="lr", privatizations=[None, ex.PrivSpec("OUE", sensitive=["a"],
+                     options={"k_max": 3})], epsilons=[2.5], evaluation=ex.holdout(0.25, privileged=0))]
+    for g in grids:
+        for t in g.tasks():
+            assert t.fragments is not None
+            assert t.key == config_key(t.config) == replace(t, fragments=None).key
+
+
+@pytest.mark.parametrize("value", [None, True, False, 0, -3, 2**70, 0.1, 1e-300, 1e300, -0.0, 4.0,
+                                   float("inf"), float("nan"), np.float64(0.5)])
+def test_scalar_json_is_canonical_json(value):
+    from ldpfair.experiments.grid import _scalar_json, canonical_json
+
+    assert _scalar_json(value) == canonical_json(value)

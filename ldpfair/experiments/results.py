@@ -28,6 +28,7 @@ import secrets
 import subprocess
 import tempfile
 import zlib
+from collections import OrderedDict
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -247,6 +248,11 @@ def check_results_file(path: str | os.PathLike[str], *, require_key: bool = True
         raise ResultsIntegrityError(
             f"{csv_path}: sha256 {actual[:16]}... differs from {recorded[:16]}... recorded in "
             f"{meta_path.name}: the file was changed after it was written (recompute it)")
+    cache_key = (str(csv_path.resolve()), actual, require_key)
+    parsed = _PARSED.get(cache_key)
+    if parsed is not None:  # the same bytes (checksum just computed) were parsed and checked before
+        _PARSED.move_to_end(cache_key)
+        return parsed.copy(deep=False)
     frame = _parse_csv(csv_path, require_key)
     if meta.get("n_rows") != len(frame):
         raise ResultsIntegrityError(
@@ -255,7 +261,16 @@ def check_results_file(path: str | os.PathLike[str], *, require_key: bool = True
     if dup.any():
         raise ResultsIntegrityError(
             f"{csv_path}: {int(dup.sum())} duplicate task key(s), e.g. {frame['key'][dup].iloc[0][:12]}")
-    return frame
+    _PARSED[cache_key] = frame
+    while len(_PARSED) > _PARSED_MAX:
+        _PARSED.popitem(last=False)
+    return frame.copy(deep=False)
+
+
+#: Parsed results files by (path, sha256, require_key): the checksum is recomputed on every
+#: read, so a changed file is parsed (and checked) again; unchanged bytes are parsed once.
+_PARSED: OrderedDict[tuple[str, str, bool], pd.DataFrame] = OrderedDict()
+_PARSED_MAX = 48
 
 
 def stamp_results(path: str | os.PathLike[str]) -> dict[str, Any]:
