@@ -242,6 +242,18 @@ def test_invalid_inputs_raise():
         ExponentiatedGradientEO().fit(X, good[:3], sensitive_features=good[:3])
     with pytest.raises(ValueError, match="y must hold binary"):
         ExponentiatedGradientEO().fit(X, np.array([0, 1, 2, 1]), sensitive_features=good)
+    with pytest.raises(TypeError, match="max_iter"):
+        ExponentiatedGradientEO(max_iter=2.5).fit(X, good, sensitive_features=good)
+    with pytest.raises(ValueError, match="nu"):
+        ExponentiatedGradientEO(nu=-1.0).fit(X, good, sensitive_features=good)
+    with pytest.raises(ValueError, match="difference_bound"):
+        ExponentiatedGradientEO(difference_bound=float("inf")).fit(X, good, sensitive_features=good)
+    with pytest.raises(TypeError, match="run_linprog_step"):
+        ExponentiatedGradientEO(run_linprog_step="yes").fit(X, good, sensitive_features=good)
+    with pytest.raises(ValueError, match="one-dimensional"):
+        ExponentiatedGradientEO().fit(X, good, sensitive_features=np.stack([good, good], axis=1))
+    with pytest.raises(ValueError, match="not fitted"):
+        ExponentiatedGradientEO().predict_proba(X)
 
 
 # ----------------------------------------------------------------------------- step 1
@@ -252,27 +264,114 @@ def medium_data():
     return X, y, a, privatise(a, 0.8, 0.8, rng)
 
 
+def eo_violation(prob: np.ndarray, y: np.ndarray, group: np.ndarray) -> float:
+    """Largest |E[h | Y=e, G=g] - E[h | Y=e]| over labels e and groups g (fairlearn's EO moments)."""
+    return max(
+        abs(prob[(y == e) & (group == g)].mean() - prob[y == e].mean())
+        for e in (0, 1)
+        for g in np.unique(group)
+    )
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"eps": 0.001, "max_iter": 50},
+        {"eps": 0.01, "max_iter": 20, "eta0": 1.0, "difference_bound": 0.05},
+        {"eps": 0.05, "nu": 1e-6, "run_linprog_step": False, "difference_bound": 0.0},
+    ],
+    ids=["mozannar", "loose", "no-lp"],
+)
 @pytest.mark.filterwarnings("ignore:Setting a value on a Series via .at")  # fairlearn 0.15 under pandas 3
 @pytest.mark.filterwarnings("ignore:Setting an item of incompatible dtype")
-def test_exponentiated_gradient_matches_fairlearn(medium_data):
-    fairlearn_reductions = pytest.importorskip("fairlearn.reductions")
+def test_adapter_is_fairlearns_exponentiated_gradient(medium_data, params):
+    from fairlearn.reductions import EqualizedOdds, ExponentiatedGradient
     from sklearn.linear_model import LogisticRegression
 
     X, y, a, z = medium_data
-    ref = fairlearn_reductions.ExponentiatedGradient(
-        LogisticRegression(solver="liblinear"), fairlearn_reductions.EqualizedOdds(), eps=0.001, max_iter=50
+    fl = {k: v for k, v in params.items() if k != "difference_bound"}
+    bound = params.get("difference_bound", 0.01)
+    ref = ExponentiatedGradient(
+        LogisticRegression(solver="liblinear"), EqualizedOdds(difference_bound=bound), **fl
     ).fit(X, y, sensitive_features=z)
-    ours = ExponentiatedGradientEO(eps=0.001, max_iter=50).fit(X, y, sensitive_features=z)
-    p_ref = ref._pmf_predict(X)[:, 1]
-    p_ours = ours.predict_proba(X)[:, 1]
-    for group in (z, a):
-        m_ref = equalized_odds_from_proba(p_ref, y, group)
-        m_ours = equalized_odds_from_proba(p_ours, y, group)
-        assert m_ours["acc"] == pytest.approx(m_ref["acc"], abs=0.01)
-        assert m_ours["Delta_EOd"] == pytest.approx(m_ref["Delta_EOd"], abs=0.01)
-    # the constraint it enforces: the mixture is EO-fair on Z up to ~difference_bound
-    assert equalized_odds_from_proba(p_ours, y, z)["Delta_EOd"] <= 0.03
-    assert ours.best_gap_ == pytest.approx(ref.best_gap_, abs=1e-3)
+    ours = ExponentiatedGradientEO(**params).fit(X, y, sensitive_features=z)
+    # the adapter clips fairlearn's sum of weighted predictions (which can reach 1 + 2e-16) into [0, 1]
+    np.testing.assert_array_equal(ours.predict_proba(X)[:, 1], np.clip(ref._pmf_predict(X)[:, 1], 0.0, 1.0))
+    np.testing.assert_array_equal(ours.weights_, ref.weights_.sort_index().to_numpy())
+    assert ours.best_gap_ == ref.best_gap_
+    assert ours.n_iter_ == ref.last_iter_ + 1
+    assert ours.nu_ == ref.nu
+
+
+def test_adapter_agrees_with_the_removed_port():
+    """Values of the numpy port (deleted in favour of fairlearn) on a case where both agree to ~1e-15."""
+    rng = np.random.default_rng(21)
+    X, y, a = synthetic(800, rng, d=4)
+    z = privatise(a, 0.8, 0.8, rng)
+    model = ExponentiatedGradientEO().fit(X, y, sensitive_features=z)
+    port_weights = [0, 0, 0.2793311761044217, 0.587432506852784, 0, 0, 0, 0, 0.13323631704279285]
+    np.testing.assert_allclose(model.weights_, port_weights, rtol=0, atol=1e-9)
+    assert model.nu_ == pytest.approx(0.006850493927635123, abs=1e-12)
+    assert (model.n_iter_, model.best_iter_) == (8, 7)
+    prob = model.predict_proba(X)[:, 1]
+    port_prob = [0, 0, 1, 0.8667636829572057, 0, 1, 0, 0.2793311761044217]
+    np.testing.assert_allclose(prob[:8], port_prob, rtol=0, atol=1e-9)
+    assert prob.mean() == pytest.approx(0.44567674723819267, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{}, {"difference_bound": 0.05}, {"difference_bound": 0.0}, {"eps": 0.05, "difference_bound": 0.02}],
+)
+def test_constraint_violation_within_declared_bound(medium_data, params):
+    X, y, a, z = medium_data
+    model = ExponentiatedGradientEO(**params).fit(X, y, sensitive_features=z)
+    bound, eps = params.get("difference_bound", 0.01), params.get("eps", 0.001)
+    # Agarwal et al. (2018), Thm 1: a nu-approximate saddle point violates each constraint by
+    # at most (1 + 2 nu) / B = (1 + 2 nu) eps beyond the bound
+    allowed = bound + (1 + 2 * model.best_gap_) * eps
+    assert eo_violation(model.predict_proba(X)[:, 1], y, z) <= allowed + 1e-12
+    # the constraint binds: an unconstrained logistic regression is far outside it
+    from sklearn.linear_model import LogisticRegression
+
+    plain = LogisticRegression(solver="liblinear").fit(X, y).predict(X).astype(float)
+    assert eo_violation(plain, y, z) > allowed + 0.05
+
+
+def test_more_than_two_groups_are_constrained():
+    rng = np.random.default_rng(6)
+    X, y, a = synthetic(2000, rng, d=6)
+    groups = np.where(rng.random(a.size) < 0.5, a, 2 + a)
+    model = ExponentiatedGradientEO().fit(X, y, sensitive_features=groups)
+    np.testing.assert_array_equal(model.groups_, [0, 1, 2, 3])
+    assert eo_violation(model.predict_proba(X)[:, 1], y, groups) <= 0.01 + (1 + 2 * model.best_gap_) * 0.001
+
+
+def test_fit_and_predict_are_deterministic(medium_data):
+    X, y, a, z = medium_data
+    first = ExponentiatedGradientEO().fit(X, y, sensitive_features=z)
+    second = ExponentiatedGradientEO().fit(X, y, sensitive_features=z)
+    np.testing.assert_array_equal(first.weights_, second.weights_)
+    np.testing.assert_array_equal(first.predict_proba(X), second.predict_proba(X))
+    d1 = first.predict(X, rng=np.random.default_rng(3))
+    np.testing.assert_array_equal(d1, second.predict(X, rng=np.random.default_rng(3)))
+    assert not np.array_equal(d1, first.predict(X, rng=np.random.default_rng(4)))
+
+
+def test_scikit_learn_api_and_refit_recompute_nu(medium_data):
+    from sklearn.base import clone
+
+    X, y, a, z = medium_data
+    model = ExponentiatedGradientEO(eps=0.01, max_iter=30)
+    assert clone(model).get_params() == model.get_params()
+    assert model.set_params(eta0=1.5).eta0 == 1.5
+    half = slice(0, 1500)
+    model.fit(X[half], y[half], sensitive_features=z[half])
+    model.fit(X, y, sensitive_features=z)  # a refit does not reuse the first fit's automatic nu
+    fresh = ExponentiatedGradientEO(eps=0.01, max_iter=30, eta0=1.5).fit(X, y, sensitive_features=z)
+    assert model.nu is None
+    assert model.nu_ == fresh.nu_
+    np.testing.assert_array_equal(model.weights_, fresh.weights_)
 
 
 def test_exponentiated_gradient_mixture_and_randomised_predict(medium_data):

@@ -1,55 +1,37 @@
 """Exponentiated-gradient reduction for equalized odds (Agarwal et al., ICML 2018).
 
-Step 1 of Mozannar, Ohannessian & Srebro's (2020) two-step method trains a
-randomised classifier with the reductions approach, constraining equalized odds
-with respect to the (privatised) attribute it is given. Mozannar et al. and
-ghoukasian2025 use fairlearn's
+Step 1 of Mozannar, Ohannessian & Srebro's (2020) two-step method trains a randomised
+classifier with the reductions approach, constraining equalized odds with respect to the
+(privatised) attribute it is given. Mozannar et al. and ghoukasian2025 use fairlearn's
 ``ExponentiatedGradient(LogisticRegression(solver="liblinear"), EqualizedOdds(), eps=0.001,
-max_iter=50)``. fairlearn is only a test dependency of ldpfair, so this module
-re-implements that algorithm (as in fairlearn 0.15) with numpy arrays:
+max_iter=50)``; :class:`ExponentiatedGradientEO` is a thin adapter over exactly that.
 
-* **Moments.** For every label event ``e = y`` and group ``g`` present in the data,
-  ``gamma[+, e, g] = E[h | Y=e, A=g] - E[h | Y=e]`` and ``gamma[-, e, g] = -gamma[+, e, g]``,
-  each bounded by ``difference_bound`` (fairlearn's ``EqualizedOdds()`` default 0.01).
-  The objective is the error rate.
-* **Lagrangian.** ``L(Q, lambda) = err(Q) + lambda . (gamma(Q) - bound)`` with
-  ``||lambda||_1 <= B = 1 / eps``; ``lambda`` is first projected (fairlearn's
-  weighted-median shift of ``lambda+ - lambda-`` within each event, which lowers its
-  L1 norm without changing the Lagrangian's ``h``-dependent part).
-* **Best response of the Q-player.** A cost-sensitive classification: the
-  signed cost of predicting 1 on sample ``i`` is ``(2 y_i - 1) + (U lambda)_i``; the
-  estimator is fitted to the sign (relabelling) with the absolute cost as sample
-  weight (reweighting), rescaled to sum to ``n``. A new hypothesis is kept only when
-  it improves the Lagrangian by more than ``1e-8``.
-* **Lambda-player.** Exponentiated (Hedge) updates ``theta += eta (gamma(h_t) - bound)``,
-  ``lambda = B exp(theta) / (1 + sum exp(theta))``, ``eta = eta0 / B`` shrunk by 0.8
-  whenever the best duality gap stops improving by 20 % (checked at t >= 5 * 1.6^k).
-* **Mixture.** At each iteration the better (smaller duality gap) of the running
-  average of the best responses and the saddle point of the LP over their convex
-  hull (``scipy.optimize.linprog``, HiGHS dual simplex) is kept; iteration stops once
-  the gap is below ``nu`` (after at least 5 iterations); the final ``Q`` is the last
-  iterate with the smallest gap.
+Nothing beyond fairlearn is needed: the privatised attribute ``Z`` simply takes the place of
+the sensitive feature, so fairlearn's own ``EqualizedOdds`` moment enforces
+``|E[h | Y=y, Z=z] - E[h | Y=y]| <= difference_bound`` for every label ``y`` and group ``z``
+(Mozannar et al.'s step 1). The adapter adds:
 
-``predict_proba`` is the mixture's probability of ``Yhat = 1`` (fairlearn's
-``_pmf_predict``), ``predict`` draws the randomised classifier from an explicit
-:class:`numpy.random.Generator`.
+* validation with one clear error per bad input (fairlearn's own errors are less direct);
+* a fresh fairlearn estimator per :meth:`~ExponentiatedGradientEO.fit` (fairlearn overwrites
+  its ``nu`` parameter with the automatic value of the first fit, which a refit would reuse);
+  the value used is reported as ``nu_``;
+* numpy results (``weights_`` aligned with ``predictors_``) and a randomised ``predict``
+  driven by an explicit :class:`numpy.random.Generator` instead of fairlearn's
+  ``RandomState``;
+* the default estimator has ``random_state=0`` (the primal L2 liblinear solver does not use
+  it; it only stops liblinear drawing a seed from numpy's global state).
 
-Differences from fairlearn 0.15 (none changes the fitted mixture): the automatic ``nu`` is
-stored in ``nu_`` instead of overwriting the ``nu`` parameter (fairlearn reuses the first fit's
-``nu`` on a refit); a best response to the same ``lambda`` as the previous oracle call is reused
-instead of refitted (the estimator must be deterministic); the default estimator has
-``random_state=0``. On synthetic data and on UCI Adult (12,210 rows, RR-privatised sex) the
-mixture probabilities agree with fairlearn's to ~1e-14.
+fairlearn 0.15 under pandas 3 emits deprecation warnings (``Series.at`` with a new key);
+they are silenced inside ``fit`` only.
 """
 
 from __future__ import annotations
 
 import numbers
+import warnings
 
 import numpy as np
-from scipy.optimize import linprog
-from sklearn.base import clone
-from sklearn.dummy import DummyClassifier
+from sklearn.base import BaseEstimator
 from sklearn.linear_model import LogisticRegression
 
 from .._validation import check_rng
@@ -57,15 +39,11 @@ from ..metrics.groups import check_binary
 
 __all__ = ["ExponentiatedGradientEO"]
 
-# fairlearn.reductions._exponentiated_gradient._constants (0.15)
-_PRECISION = 1e-8
-_ACCURACY_MUL = 0.5
-_REGRET_CHECK_START_T = 5
-_REGRET_CHECK_INCREASE_T = 1.6
-_SHRINK_REGRET = 0.8
-_SHRINK_ETA = 0.8
-_MIN_ITER = 5
-_GAP_MULTIPLIERS = (1.0, 2.0, 5.0, 10.0)
+# fairlearn 0.15 under pandas 3 (its ``Series.at`` enlargement and a bool-into-float setitem)
+_PANDAS_DEPRECATIONS = (
+    "Setting a value on a Series via .at",
+    "Setting an item of incompatible dtype",
+)
 
 
 def _check_positive(value: object, name: str, *, integer: bool = False, allow_zero: bool = False) -> float:
@@ -80,200 +58,33 @@ def _check_positive(value: object, name: str, *, integer: bool = False, allow_ze
     return v
 
 
-class _Lagrangian:
-    """Numpy state of fairlearn's ``_Lagrangian`` for ``EqualizedOdds`` / ``ErrorRate``."""
-
-    def __init__(
-        self,
-        X: object,
-        y: np.ndarray,
-        group: np.ndarray,
-        n_groups: int,
-        estimator: object,
-        B: float,
-        bound: float,
-    ) -> None:
-        n = y.shape[0]
-        self.X, self.y, self.n, self.B, self.estimator = X, y, n, B, estimator
-        cell = y * n_groups + group  # event-major, group-minor: fairlearn's index order
-        counts = np.bincount(cell, minlength=2 * n_groups)
-        present = np.flatnonzero(counts)
-        self.cell_event = present // n_groups
-        n_cells = present.size
-        prob_event = np.bincount(y, minlength=2) / n
-        prob_cell = counts[present] / n
-        self.group_prob = prob_cell / prob_event[self.cell_event]  # P(A=g | Y=e)
-        event_sel = (y[:, None] == self.cell_event[None, :]).astype(np.float64)
-        cell_sel = (cell[:, None] == present[None, :]).astype(np.float64)
-        u_plus = event_sel / prob_event[self.cell_event] - cell_sel / prob_cell
-        u_minus = -event_sel / prob_event[self.cell_event] + cell_sel / prob_cell
-        self.U = np.concatenate([u_plus, u_minus], axis=1)  # (n, 2 * n_cells): [+ block, - block]
-        self.n_cells = n_cells
-        self.n_constraints = 2 * n_cells
-        self.bound = np.full(self.n_constraints, float(bound))
-        self.obj_weights = 2.0 * y - 1.0  # ErrorRate signed weights (fp = fn = 1)
-        self.predictions: list[np.ndarray] = []
-        self.predictors: list[object] = []
-        self.errors = np.empty(0)
-        self.gammas = np.empty((self.n_constraints, 0))
-        self.n_oracle_calls = 0
-        self._oracle_cache: dict[bytes, tuple[object, np.ndarray]] = {}
-        self._last_lp_n = 0
-        self._last_lp: tuple[np.ndarray, np.ndarray, _Gap] | None = None
-
-    # ----------------------------------------------------------------- moments
-    def error_and_gamma(self, pred: np.ndarray) -> tuple[float, np.ndarray]:
-        """Error rate and constraint moments of hard predictions ``pred``."""
-        pred = pred.astype(np.float64)
-        error = float(np.abs(self.y - pred).sum() / self.n)
-        gamma = -(self.U.T @ pred) / self.n
-        return error, gamma
-
-    def project_lambda(self, lam: np.ndarray) -> np.ndarray:
-        """Project like fairlearn's ``UtilityParity.project_lambda`` (ratio 1): weighted-median shift."""
-        signed = lam[: self.n_cells] - lam[self.n_cells :]
-        out = signed.copy()
-        for e in np.unique(self.cell_event):
-            idx = np.flatnonzero(self.cell_event == e)
-            prob = self.group_prob[idx]
-            normalized = signed[idx] / prob
-            order = np.argsort(normalized, kind="stable")
-            cumulative = np.cumsum(prob[order])
-            median = int(np.searchsorted(cumulative, prob.sum() / 2))
-            out[idx] = signed[idx] - prob * normalized[order[median]]
-        return np.concatenate([np.clip(out, 0.0, None), np.clip(-out, 0.0, None)])
-
-    # ------------------------------------------------------------------ oracle
-    def _call_oracle(self, lam: np.ndarray) -> tuple[object, np.ndarray]:
-        key = lam.tobytes()
-        if key in self._oracle_cache:  # deterministic estimator: same lambda, same fit
-            return self._oracle_cache[key]
-        signed = self.obj_weights + self.U @ lam
-        red_y = (signed > 0).astype(np.int64)
-        red_w = np.abs(signed)
-        red_w = self.n * red_w / red_w.sum()
-        if red_y.min() == red_y.max():
-            est = DummyClassifier(strategy="constant", constant=int(red_y[0]))
-        else:
-            est = clone(self.estimator)
-        est.fit(self.X, red_y, sample_weight=red_w)
-        self.n_oracle_calls += 1
-        pred = np.asarray(est.predict(self.X)).astype(np.int64).reshape(-1)
-        self._oracle_cache = {key: (est, pred)}  # only the most recent lambda can repeat
-        return est, pred
-
-    def best_h(self, lam: np.ndarray) -> int:
-        """Fit the best response to ``lam``; keep it if it beats every stored hypothesis."""
-        est, pred = self._call_oracle(lam)
-        h_error, h_gamma = self.error_and_gamma(pred)
-        h_value = h_error + h_gamma @ lam
-        if self.errors.size:
-            values = self.errors + self.gammas.T @ lam
-            best_idx = int(np.argmin(values))
-            best_value = values[best_idx]
-        else:
-            best_idx, best_value = -1, np.inf
-        if h_value < best_value - _PRECISION:
-            self.predictions.append(pred)
-            self.predictors.append(est)
-            self.errors = np.append(self.errors, h_error)
-            self.gammas = np.concatenate([self.gammas, h_gamma[:, None]], axis=1)
-            best_idx = self.errors.size - 1
-        return best_idx
-
-    # --------------------------------------------------------------- lagrangian
-    def evaluate(self, Q: np.ndarray, lam: np.ndarray) -> tuple[float, float, np.ndarray, float]:
-        """``(L, L_high, gamma, error)`` of the mixture ``Q`` at ``lam`` (projected)."""
-        m = Q.size
-        error = float(self.errors[:m] @ Q)
-        gamma = self.gammas[:, :m] @ Q
-        lam = self.project_lambda(lam)
-        L = error + float(np.sum(lam * (gamma - self.bound)))
-        max_violation = float(np.max(gamma - self.bound))
-        L_high = error + (self.B * max_violation if max_violation > 0 else 0.0)
-        return L, L_high, gamma, error
-
-    def eval_gap(self, Q: np.ndarray, lam: np.ndarray, nu: float) -> _Gap:
-        """Duality gap of ``(Q, lam)``; may add best responses to ``mul * lam`` (fairlearn)."""
-        L, L_high, gamma, error = self.evaluate(Q, lam)
-        result = _Gap(L, L, L_high, gamma, error)
-        for mul in _GAP_MULTIPLIERS:
-            idx = self.best_h(mul * lam)
-            L_low_mul = self.evaluate(_unit(idx), lam)[0]
-            if L_low_mul < result.L_low:
-                result.L_low = L_low_mul
-            if result.gap() > nu + _PRECISION:
-                break
-        return result
-
-    def solve_linprog(self, nu: float) -> tuple[np.ndarray, np.ndarray, _Gap]:
-        """Saddle point over the convex hull of the stored hypotheses (primal and dual LP)."""
-        n_hs = self.errors.size
-        if self._last_lp_n == n_hs and self._last_lp is not None:
-            return self._last_lp
-        k = self.n_constraints
-        c = np.concatenate([self.errors, [self.B]])
-        A_ub = np.concatenate([self.gammas - self.bound[:, None], -np.ones((k, 1))], axis=1)
-        b_ub = np.zeros(k)
-        A_eq = np.concatenate([np.ones((1, n_hs)), np.zeros((1, 1))], axis=1)
-        b_eq = np.ones(1)
-        primal = linprog(c, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, method="highs-ds")
-        Q = primal.x[:-1]
-        dual_bounds = [(None, None) if i == k else (0, None) for i in range(k + 1)]
-        dual = linprog(
-            np.concatenate([b_ub, -b_eq]),
-            A_ub=np.concatenate([-A_ub.T, A_eq.T], axis=1),
-            b_ub=c,
-            bounds=dual_bounds,
-            method="highs-ds",
-        )
-        lam = dual.x[:-1]
-        self._last_lp_n = n_hs
-        self._last_lp = (Q, lam, self.eval_gap(Q, lam, nu))
-        return self._last_lp
+def _n_rows(X: object) -> int:
+    shape = getattr(X, "shape", None)
+    if shape is None:
+        shape = np.asarray(X).shape
+    if len(shape) != 2:
+        raise ValueError(f"X must be two-dimensional (n_samples, n_features), got shape {tuple(shape)}")
+    return int(shape[0])
 
 
-class _Gap:
-    """fairlearn's ``_GapResult``."""
-
-    def __init__(self, L: float, L_low: float, L_high: float, gamma: np.ndarray, error: float) -> None:
-        self.L, self.L_low, self.L_high, self.gamma, self.error = L, L_low, L_high, gamma, error
-
-    def gap(self) -> float:
-        return max(self.L - self.L_low, self.L_high - self.L)
-
-
-def _unit(idx: int) -> np.ndarray:
-    q = np.zeros(idx + 1)
-    q[idx] = 1.0
-    return q
-
-
-def _pad(Q: np.ndarray, size: int) -> np.ndarray:
-    return np.concatenate([Q, np.zeros(size - Q.size)])
-
-
-class ExponentiatedGradientEO:
+class ExponentiatedGradientEO(BaseEstimator):
     """Exponentiated-gradient reduction with equalized-odds constraints (randomised classifier).
 
-    A numpy re-implementation of fairlearn 0.15's
-    ``ExponentiatedGradient(estimator, EqualizedOdds(difference_bound), eps=eps, max_iter=max_iter,
-    nu=nu, eta0=eta0)`` for binary labels (see the module docstring for the algorithm).
+    Fits fairlearn's ``ExponentiatedGradient(estimator, EqualizedOdds(difference_bound=...),
+    eps=eps, max_iter=max_iter, nu=nu, eta0=eta0, run_linprog_step=...)`` for binary labels
+    (see the module docstring for what the adapter adds).
 
     Parameters
     ----------
     estimator : scikit-learn classifier, optional
         Cost-sensitive learner: must accept ``fit(X, y, sample_weight=...)`` and
-        ``predict(X)`` returning 0/1, and be deterministic given its inputs. Cloned at
-        every best-response call. Default ``LogisticRegression(solver="liblinear",
-        random_state=0)`` (the seed only stops liblinear drawing a seed from numpy's
-        global state; the primal L2 solver does not use it, so the fit equals
-        ``LogisticRegression(solver="liblinear")``).
+        ``predict(X)`` returning 0/1. Cloned at every best-response call. Default
+        ``LogisticRegression(solver="liblinear", random_state=0)``.
     eps : float
         Sets the L1 bound ``B = 1 / eps`` on the Lagrange multipliers (fairlearn's ``eps``;
         default 0.001 as in Mozannar et al.).
     max_iter : int
-        Maximum number of iterations (fairlearn's ``max_iter``, formerly ``T``).
+        Maximum number of iterations.
     nu : float, optional
         Duality-gap threshold for convergence. Default (``None``): fairlearn's automatic
         ``0.5 * std(|h_0(X) - y|) / sqrt(n)`` from the first best response.
@@ -303,6 +114,8 @@ class ExponentiatedGradientEO:
         Number of estimator fits.
     groups_ : ndarray
         Sorted distinct values of ``sensitive_features``.
+    mitigator_ : fairlearn.reductions.ExponentiatedGradient
+        The fitted fairlearn estimator.
     """
 
     def __init__(
@@ -324,13 +137,29 @@ class ExponentiatedGradientEO:
         self.difference_bound = difference_bound
         self.run_linprog_step = run_linprog_step
 
-    def _validated_params(self) -> tuple[float, int, float | None, float, float]:
+    def _mitigator(self) -> object:
+        """A fresh, validated ``fairlearn.reductions.ExponentiatedGradient``."""
+        from fairlearn.reductions import EqualizedOdds, ExponentiatedGradient
+
         eps = _check_positive(self.eps, "eps")
         max_iter = int(_check_positive(self.max_iter, "max_iter", integer=True))
         nu = None if self.nu is None else _check_positive(self.nu, "nu", allow_zero=True)
         eta0 = _check_positive(self.eta0, "eta0")
         bound = _check_positive(self.difference_bound, "difference_bound", allow_zero=True)
-        return eps, max_iter, nu, eta0, bound
+        if not isinstance(self.run_linprog_step, bool):
+            raise TypeError(f"run_linprog_step must be a bool, got {self.run_linprog_step!r}")
+        estimator = self.estimator
+        if estimator is None:
+            estimator = LogisticRegression(solver="liblinear", random_state=0)
+        return ExponentiatedGradient(
+            estimator,
+            EqualizedOdds(difference_bound=bound),
+            eps=eps,
+            max_iter=max_iter,
+            nu=nu,
+            eta0=eta0,
+            run_linprog_step=self.run_linprog_step,
+        )
 
     def fit(self, X: object, y: object, *, sensitive_features: object) -> ExponentiatedGradientEO:
         """Run the reduction on ``(X, y)`` with groups ``sensitive_features``.
@@ -349,7 +178,7 @@ class ExponentiatedGradientEO:
         ExponentiatedGradientEO
             ``self``.
         """
-        eps, max_iter, nu, eta0, bound = self._validated_params()
+        mitigator = self._mitigator()
         y_arr = check_binary(y, "y")
         n = y_arr.shape[0]
         n_rows = _n_rows(X)
@@ -362,72 +191,20 @@ class ExponentiatedGradientEO:
             )
         if n < 2:
             raise ValueError(f"need at least 2 samples, got {n}")
-        self.groups_, group = np.unique(sf, return_inverse=True)
-        estimator = self.estimator
-        if estimator is None:
-            estimator = LogisticRegression(solver="liblinear", random_state=0)
-        B = 1.0 / eps
-        lag = _Lagrangian(X, y_arr, group.astype(np.int64), self.groups_.size, estimator, B, bound)
-
-        theta = np.zeros(lag.n_constraints)
-        lambda_cumsum = np.zeros(lag.n_constraints)
-        q_sum: dict[int, float] = {}
-        gaps_eg: list[float] = []
-        gaps: list[float] = []
-        Qs: list[np.ndarray] = []
-        last_regret_checked = _REGRET_CHECK_START_T
-        last_gap = np.inf
-        eta = eta0 / B
-        for t in range(max_iter):
-            exp_theta = np.exp(theta)
-            lam = B * exp_theta / (1.0 + exp_theta.sum())
-            lambda_cumsum += lam
-            lambda_eg = lambda_cumsum / (t + 1)
-            h_idx = lag.best_h(lam)
-            if t == 0 and nu is None:
-                residual = np.abs(lag.predictions[h_idx] - y_arr)
-                nu = _ACCURACY_MUL * float(np.std(residual, ddof=1)) / np.sqrt(n)
-            q_sum[h_idx] = q_sum.get(h_idx, 0.0) + 1.0
-            gamma = lag.gammas[:, h_idx].copy()
-            total = sum(q_sum.values())
-            Q_eg = np.zeros(max(q_sum) + 1)
-            for idx, count in q_sum.items():
-                Q_eg[idx] = count / total
-            result_eg = lag.eval_gap(Q_eg, lambda_eg, nu)
-            gap_eg = result_eg.gap()
-            gaps_eg.append(gap_eg)
-            if t == 0 or not self.run_linprog_step:
-                gap_lp = np.inf
-            else:
-                Q_lp, _, result_lp = lag.solve_linprog(nu)
-                gap_lp = result_lp.gap()
-            if gap_eg < gap_lp:
-                Qs.append(Q_eg)
-                gaps.append(gap_eg)
-            else:
-                Qs.append(Q_lp)
-                gaps.append(gap_lp)
-            if gaps[t] < nu and t >= _MIN_ITER:
-                break
-            if t >= last_regret_checked * _REGRET_CHECK_INCREASE_T:
-                best_gap = min(gaps_eg)
-                if best_gap > last_gap * _SHRINK_REGRET:
-                    eta *= _SHRINK_ETA
-                last_regret_checked = t
-                last_gap = best_gap
-            theta += eta * (gamma - lag.bound)
-
-        gaps_arr = np.asarray(gaps)
-        self.best_iter_ = int(np.flatnonzero(gaps_arr <= gaps_arr.min() + _PRECISION)[-1])
-        self.best_gap_ = float(gaps_arr[self.best_iter_])
-        weights = _pad(Qs[self.best_iter_], lag.errors.size)
-        self.weights_ = weights
-        self.predictors_ = list(lag.predictors)
-        self.n_iter_ = len(Qs)
-        self.nu_ = float(nu)
-        self.n_oracle_calls_ = lag.n_oracle_calls
-        self.train_errors_ = lag.errors.copy()
-        self.train_gammas_ = lag.gammas.copy()
+        with warnings.catch_warnings():
+            for message in _PANDAS_DEPRECATIONS:
+                warnings.filterwarnings("ignore", message=message)
+            mitigator.fit(X, y_arr, sensitive_features=sf)
+        n_h = len(mitigator.predictors_)
+        self.groups_ = np.unique(sf)
+        self.predictors_ = [mitigator.predictors_[i] for i in range(n_h)]
+        self.weights_ = mitigator.weights_.reindex(range(n_h)).to_numpy(dtype=np.float64)
+        self.n_iter_ = int(mitigator.last_iter_) + 1
+        self.best_iter_ = int(mitigator.best_iter_)
+        self.best_gap_ = float(mitigator.best_gap_)
+        self.nu_ = float(mitigator.nu)
+        self.n_oracle_calls_ = int(mitigator.n_oracle_calls_)
+        self.mitigator_ = mitigator
         return self
 
     def _check_fitted(self) -> None:
@@ -471,13 +248,3 @@ class ExponentiatedGradientEO:
         rng = check_rng(rng)
         positive = self.predict_proba(X)[:, 1]
         return (rng.random(positive.shape[0]) < positive).astype(np.int64)
-
-
-def _n_rows(X: object) -> int:
-    shape = getattr(X, "shape", None)
-    if shape is None:
-        X = np.asarray(X)
-        shape = X.shape
-    if len(shape) != 2:
-        raise ValueError(f"X must be two-dimensional (n_samples, n_features), got shape {tuple(shape)}")
-    return int(shape[0])
