@@ -115,12 +115,13 @@ def _versions() -> dict[str, str]:
     out = {"ldpfair": ldpfair.__version__, "numpy": np.__version__, "pandas": pd.__version__,
            "scikit-learn": sklearn.__version__, "joblib": joblib.__version__,
            "python": platform.python_version()}
-    try:
-        import lightgbm
+    from importlib.metadata import PackageNotFoundError, version
 
-        out["lightgbm"] = lightgbm.__version__
-    except ImportError:  # pragma: no cover
-        pass
+    for lib in ("lightgbm", "scipy", "fairlearn", "numba"):  # libraries behind committed numbers
+        try:
+            out[lib] = version(lib)
+        except PackageNotFoundError:  # pragma: no cover
+            pass
     return out
 
 
