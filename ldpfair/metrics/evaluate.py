@@ -12,7 +12,6 @@ sort, and the soft sums of hamman2023 in the same order as there.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 
 import numpy as np
@@ -28,15 +27,15 @@ from .fairness import (
     risk_difference,
 )
 from .groups import (
-    UndefinedRateWarning,
     check_binary,
     check_scores,
     encode_groups,
     group_rates,
     rates_from_sums,
+    warn_privileged_empty,
     warn_undefined_rates,
 )
-from .utility import _auc_from_curve, _ratio, roc_auc, utility_metrics
+from .utility import _auc_from_curve, _ratio, roc_auc, utility_metrics, warn_auc_undefined
 
 __all__ = ["evaluate", "evaluate_reference", "GROUP_RATE_NAMES"]
 
@@ -171,7 +170,7 @@ def _utility(c: np.ndarray, y: np.ndarray, s: np.ndarray | None) -> dict[str, fl
     }
     single_class = n == 0 or c[1].sum() in (0, n)
     if single_class:
-        _warn_auc()
+        warn_auc_undefined(stacklevel=4)
         out["auc_labels"] = float("nan")
     else:  # the ROC curve of hard labels: thresholds 1 (when predicted) and 0
         fp = float(c[0, 1])
@@ -182,16 +181,11 @@ def _utility(c: np.ndarray, y: np.ndarray, s: np.ndarray | None) -> dict[str, fl
     if s is None:
         out["auc_scores"] = float("nan")
     elif single_class:
-        _warn_auc()
+        warn_auc_undefined(stacklevel=4)
         out["auc_scores"] = float("nan")
     else:
         out["auc_scores"] = roc_auc(y, s)
     return out
-
-
-def _warn_auc() -> None:
-    warnings.warn("AUC is undefined (y_true holds a single class); set to NaN",
-                  UndefinedRateWarning, stacklevel=4)
 
 
 def _arcolezi2023(a: np.ndarray, is_priv: np.ndarray, c: np.ndarray, privileged: object,
@@ -199,10 +193,7 @@ def _arcolezi2023(a: np.ndarray, is_priv: np.ndarray, c: np.ndarray, privileged:
     """:func:`~ldpfair.metrics.fairness.arcolezi2023_metrics` from counts ``c[priv, y, y_pred]``."""
     warn: tuple[str, ...] | None = ("selection_rate", "tpr", "accuracy")
     if a.size and not is_priv.any():
-        present = sorted({v.item() if isinstance(v, np.generic) else v for v in a.tolist()}, key=repr)
-        warnings.warn(f"privileged={privileged!r} matches no row of sensitive_features (values present: "
-                      f"{present[:10]!r}): the privileged group is empty; its rates are NaN",
-                      UndefinedRateWarning, stacklevel=3)
+        warn_privileged_empty(a, privileged, stacklevel=4)
         warn = None
     r = _hard_rates(c)
     if warn is not None:

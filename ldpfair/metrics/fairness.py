@@ -35,7 +35,14 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_choice
-from .groups import UndefinedRateWarning, check_binary, check_no_missing, check_scores, group_rates
+from .groups import (
+    UndefinedRateWarning,
+    check_binary,
+    check_no_missing,
+    check_scores,
+    group_rates,
+    warn_privileged_empty,
+)
 
 __all__ = [
     "statistical_parity_difference",
@@ -83,10 +90,7 @@ def _priv_rest(
     check_no_missing(a, "sensitive_features")
     is_priv = (a == privileged).astype(np.int64)
     if a.size and not is_priv.any():
-        present = sorted({v.item() if isinstance(v, np.generic) else v for v in a.tolist()}, key=repr)
-        warnings.warn(f"privileged={privileged!r} matches no row of sensitive_features (values present: "
-                      f"{present[:10]!r}): the privileged group is empty; its rates are NaN",
-                      UndefinedRateWarning, stacklevel=3)
+        warn_privileged_empty(a, privileged, stacklevel=4)
         warn = ()
     return group_rates(y_true, y_pred, sensitive_features=is_priv, labels=[0, 1], warn=warn,
                        names=names)

@@ -306,3 +306,14 @@ def warn_undefined_rates(
                 UndefinedRateWarning,
                 stacklevel=stacklevel,
             )
+
+
+def warn_privileged_empty(a: np.ndarray, privileged: object, stacklevel: int) -> None:
+    """Warn that ``privileged`` matches no row of ``a``: its group's rates are NaN (names the values present).
+
+    ``stacklevel`` counts from this function, as in :func:`warnings.warn`.
+    """
+    present = sorted({v.item() if isinstance(v, np.generic) else v for v in a.tolist()}, key=repr)
+    warnings.warn(f"privileged={privileged!r} matches no row of sensitive_features (values present: "
+                  f"{present[:10]!r}): the privileged group is empty; its rates are NaN",
+                  UndefinedRateWarning, stacklevel=stacklevel)

@@ -96,10 +96,15 @@ def auc_from_scores(y_true: object, scores: object) -> float:
     return _auc(y, s)
 
 
+def warn_auc_undefined(stacklevel: int) -> None:
+    """Warn that the AUC is undefined (one class in ``y_true``); ``stacklevel`` counts from here."""
+    warnings.warn("AUC is undefined (y_true holds a single class); set to NaN",
+                  UndefinedRateWarning, stacklevel=stacklevel)
+
+
 def _auc(y: np.ndarray, s: np.ndarray) -> float:
     if y.size == 0 or y.min() == y.max():
-        warnings.warn("AUC is undefined (y_true holds a single class); set to NaN",
-                      UndefinedRateWarning, stacklevel=3)
+        warn_auc_undefined(stacklevel=4)
         return float("nan")
     return float(skm.roc_auc_score(y, s))
 
