@@ -15,9 +15,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .._validation import check_epsilon, check_rng
-from ..ldp import GRR, optimal_binary_parameters, optimal_kary, smallest_feasible_zeta
-from ..ldp.optimal import data_unfairness
+from ..._validation import check_epsilon, check_rng
+from ...ldp import GRR, optimal_binary_parameters, optimal_kary, smallest_feasible_zeta
+from ...ldp.optimal import data_unfairness
 
 __all__ = [
     "pairwise_unfairness",
@@ -162,7 +162,7 @@ def group_statistics(dataset: str, protected: str) -> tuple[np.ndarray, np.ndarr
     -------
     (p_a, p_y_given_a) : two arrays of length k
     """
-    from .. import datasets
+    from ... import datasets
 
     ds = datasets.load(dataset, protected=protected)
     a = ds.frame[protected].to_numpy().astype(np.int64)
