@@ -448,3 +448,18 @@ def test_table1_tradeoff_figure_draws_each_dataset_and_constraint():
                                              "compas, SP constraint", "compas, MEO constraint"]
     fp_line = axes[0].get_lines()[0]  # FairProjection over the whole tolerance grid
     assert len(fp_line.get_xdata()) == len(baselines.FP_TOLERANCES)
+
+
+def test_spec_parameters_are_the_notebooks_and_its_defaults_valid():
+    from pathlib import Path
+
+    from ldpfair.experiments import notebooks as nbk
+
+    defaults = nbk.read_parameters(Path(__file__).resolve().parents[1] / "notebooks" / "ghoukasian2025.md")
+    assert list(SPEC.parameters) == list(defaults)
+    for name, value in defaults.items():
+        assert SPEC.parameters[name].check(value, name) == value
+    with pytest.raises(ValueError, match="parameter 'zeta' must be None"):
+        SPEC.parameters["zeta"].check(0.0, "zeta")
+    # every overridable value of a profile is a notebook parameter
+    assert set(SPEC.profiles["paper"].values) <= set(SPEC.parameters)

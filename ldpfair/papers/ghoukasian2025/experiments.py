@@ -17,7 +17,6 @@ the notebook's parameters. Cheap to import: no plotting, no reading of results.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -107,6 +106,11 @@ def _layout(profile: Profile) -> dict[str, Any]:
     return _LAYOUT[profile.name]
 
 
+def _count(profile: Profile, experiment: str) -> Any:
+    """Repetitions of one experiment: the profile's ``seeds`` if set, else the layout's own count."""
+    return _layout(profile)[f"{experiment}_seeds"] if profile["seeds"] is None else profile["seeds"]
+
+
 def _lgbm(profile: Profile) -> dict[str, Grid]:
     """Figs. 1-5: one engine grid per figure of ``profile["figures"]``."""
     figures = tuple(profile["figures"])
@@ -114,7 +118,6 @@ def _lgbm(profile: Profile) -> dict[str, Grid]:
     if unknown:
         raise ValueError(f"unknown figure(s) {unknown}; valid: {', '.join(LGBM_FIGURES)}")
     eps_override = profile["epsilons"]
-    n_seeds = _layout(profile)["lgbm_seeds"] if profile["seeds"] is None else profile["seeds"]
     zeta, zeta_slack = profile["zeta"], profile["zeta_slack"]
     evaluation = holdout(0.2, split_random_state="seed", model_random_state="seed")
     grids = {}
@@ -128,7 +131,7 @@ def _lgbm(profile: Profile) -> dict[str, Grid]:
             models=ModelSpec("lightgbm", _HYPER[ds]),
             privatizations=privs,
             epsilons=tuple(spec["epsilons"] if eps_override is None else eps_override),
-            seeds=n_seeds,
+            seeds=_count(profile, "lgbm"),
             evaluation=evaluation,
             name=f"ghoukasian2025-{fig}",
         )
@@ -137,17 +140,17 @@ def _lgbm(profile: Profile) -> dict[str, Grid]:
 
 def _baselines(profile: Profile) -> dict[str, Sweep]:
     """Fig. 6 and Tables I-II as sweeps (``profile["seeds"]`` replaces every repetition count)."""
-    d, n = _layout(profile), profile["seeds"]
+    d = _layout(profile)
     fig6 = Sweep(two_step_cell, {"dataset": list(d["fig6_datasets"]), "mechanism": ["RR", "OPT"],
                                  "epsilon": [float(e) for e in d["fig6_eps"]]},
-                 seeds=n or d["fig6_seeds"], name="ghoukasian2025-fig6")
+                 seeds=_count(profile, "fig6"), name="ghoukasian2025-fig6")
     t1 = Sweep(fairprojection_cell, [{"dataset": ds, "trial": t} for ds in d["t1_datasets"]
-                                     for t in range(n or d["t1_seeds"])],
+                                     for t in range(_count(profile, "t1"))],
                seeds=[0], name="ghoukasian2025-table1")
     t2_params = [{"dataset": ds, "groups": "authors"} for ds in d["t2_datasets"]]
     if "german" in d["t2_datasets"]:
         t2_params.append({"dataset": "german", "groups": "paper"})
-    t2 = Sweep(fairbalance_cell, t2_params, seeds=n or d["t2_seeds"], name="ghoukasian2025-table2")
+    t2 = Sweep(fairbalance_cell, t2_params, seeds=_count(profile, "t2"), name="ghoukasian2025-table2")
     return {"fig6": fig6, "table1": t1, "table2": t2}
 
 
@@ -173,7 +176,7 @@ def opt_factory_grr_utility(y: np.ndarray) -> Any:
 KARY_ZETA_VARIANTS: tuple[str, ...] = ("zeta_grr", "zeta_1")
 
 
-def _kary_variants(profile: Profile, seeds: int | Sequence[int] | None = None) -> dict[str, Grid]:
+def _kary_variants(profile: Profile) -> dict[str, Grid]:
     """OPT of Figs. 3-5 at the zetas of :data:`KARY_ZETA_VARIANTS`, at epsilon >= 1 (the paper's trend).
 
     Same data, split, model and seeds as Figs. 1-5 (seeds 0-19, the paper's 20, in
@@ -181,7 +184,6 @@ def _kary_variants(profile: Profile, seeds: int | Sequence[int] | None = None) -
     seed. Keys ``<figure>_<variant>``.
     """
     d = _layout(profile)
-    seeds = d["variant_seeds"] if seeds is None else seeds
     evaluation = holdout(0.2, split_random_state="seed", model_random_state="seed")
     grids = {}
     for fig in d["variant_figures"]:
@@ -197,7 +199,7 @@ def _kary_variants(profile: Profile, seeds: int | Sequence[int] | None = None) -
                 models=ModelSpec("lightgbm", _HYPER[ds]),
                 privatizations=[priv],
                 epsilons=tuple(e for e in spec["epsilons"] if e >= 1),
-                seeds=seeds,
+                seeds=d["variant_seeds"],
                 evaluation=evaluation,
                 name=f"ghoukasian2025-{fig}-{variant}",
             )
@@ -244,10 +246,9 @@ def build_baselines(profile: str = "paper", *, seeds: int | None = None) -> dict
     return _baselines(_profile(profile).with_overrides(seeds=seeds))
 
 
-def build_kary_variants(profile: str = "paper", *, seeds: int | Sequence[int] | None = None
-                        ) -> dict[str, Grid]:
-    """The k-ary variants of ``profile`` (:data:`KARY_ZETA_VARIANTS`; ``seeds`` replaces their seeds)."""
-    return _kary_variants(_profile(profile), seeds)
+def build_kary_variants(profile: str = "paper") -> dict[str, Grid]:
+    """The k-ary variants of ``profile`` (:data:`KARY_ZETA_VARIANTS`; no overridable parameter)."""
+    return _kary_variants(_profile(profile))
 
 
 def _profile(name: str) -> Profile:
