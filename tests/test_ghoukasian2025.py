@@ -11,9 +11,7 @@ from scipy import stats
 
 from ldpfair.datasets import data_available
 from ldpfair.ldp import optimal_binary_parameters
-from ldpfair.papers import ghoukasian2025 as paper
-from ldpfair.papers import ghoukasian2025_baselines as baselines
-from ldpfair.papers import ghoukasian2025_theory as theory
+from ldpfair.papers.ghoukasian2025 import SPEC, baselines, checks, experiments, kary, report, tables, theory
 
 
 # --------------------------------------------------------------------------- theory
@@ -74,29 +72,46 @@ def test_kary_summary_matches_the_guides_check():
 
 # --------------------------------------------------------------------------- declarations
 def test_paper_profile_sizes():
-    grids = paper.build_lgbm("paper")
+    grids = experiments.build_lgbm("paper")
     sizes = {name: len(g) for name, g in grids.items()}
     # (1 NonDP + 3 mechanisms x |eps|) x 20 seeds; NonDP has no epsilon axis
     assert sizes == {"fig1": 20 * (1 + 3 * 7), "fig2": 20 * (1 + 3 * 7), "fig3": 20 * (1 + 3 * 7),
                      "fig4": 20 * (1 + 3 * 7), "fig5": 20 * (1 + 3 * 6)}
-    sweeps = baselines.build_baselines("paper")
+    sweeps = experiments.build_baselines("paper")
     assert len(sweeps["fig6"]) == 2 * 2 * 6 * 20
     assert len(sweeps["table1"]) == 2 * 30
     assert len(sweeps["table2"]) == 4 * 30
-    variants = paper.build_kary_variants("paper")
+    variants = experiments.build_kary_variants("paper")
     assert {k: len(g) for k, g in variants.items()} == {
         f"{fig}_{v}": n * 20 for fig, n in (("fig3", 4), ("fig4", 5), ("fig5", 3))
-        for v in paper.KARY_ZETA_VARIANTS}  # OPT only, eps >= 1, the paper's 20 seeds
-    assert set(paper.PROFILES["paper"]) == {*(f"fig{i}" for i in range(1, 7)), "table1", "table2", *variants}
+        for v in experiments.KARY_ZETA_VARIANTS}  # OPT only, eps >= 1, the paper's 20 seeds
+    declared = SPEC.experiments("paper")
+    assert set(declared) == {*(f"fig{i}" for i in range(1, 7)), "table1", "table2", *variants}
+
+
+def test_overrides_reach_every_experiment_they_name():
+    quick = SPEC.experiments("quick")
+    assert [len(quick["table1"]), quick["table2"].describe()["seeds"]] == [2, [0, 1, 2]]
+    more = SPEC.experiments("quick", seeds=4, figures=["fig1"], epsilons=[2.0], zeta=0.5)
+    assert set(more) == {"fig1", "fig6", "table1", "table2", "fig4_zeta_grr", "fig4_zeta_1"}
+    assert more["fig1"].epsilons == (2.0,) and len(more["table1"]) == 4
+    opt = [p for p in more["fig1"].privatizations if p is not None and p.name == "OPT"][0]
+    assert opt.options["zeta"] == 0.5
+    assert {t.key for t in more["fig4_zeta_1"].tasks()} == {t.key for t in quick["fig4_zeta_1"].tasks()}
+    # the compatibility builders are the same declarations
+    assert experiments.build_lgbm("quick", seeds=4, figures=["fig1"], epsilons=[2.0], zeta=0.5)["fig1"] \
+        .tasks()[0].key == more["fig1"].tasks()[0].key
+    with pytest.raises(ValueError, match="unknown parameter"):
+        SPEC.experiments("quick", seed=3)
 
 
 def test_kary_variants_share_the_figures_splits():
-    fig = paper.build_lgbm("paper", figures=["fig4"])["fig4"]
-    var = paper.build_kary_variants("paper")["fig4_zeta_grr"]
+    fig = experiments.build_lgbm("paper", figures=["fig4"])["fig4"]
+    var = experiments.build_kary_variants("paper")["fig4_zeta_grr"]
     assert var.evaluation == fig.evaluation and var.models == fig.models and var.datasets == fig.datasets
     assert set(var.epsilons) == {e for e in fig.epsilons if e >= 1}
     with pytest.raises(ValueError, match="profile"):
-        paper.build_kary_variants("huge")
+        experiments.build_kary_variants("huge")
 
 
 def test_opt_at_grr_utility_is_as_useful_as_grr_and_no_less_fair():
@@ -108,14 +123,14 @@ def test_opt_at_grr_utility_is_as_useful_as_grr_and_no_less_fair():
     pa = np.bincount(values, minlength=5) / values.size
     py = np.bincount(values, weights=y, minlength=5) / np.bincount(values, minlength=5)
     for eps in (1.0, 4.0):
-        mech = paper.opt_factory_grr_utility(y)(5, eps, values)
+        mech = experiments.opt_factory_grr_utility(y)(5, eps, values)
         grr = GRR(5, eps).channel
         assert float(pa @ np.diag(mech.channel)) >= float(pa @ np.diag(grr)) - 1e-6  # GRR's utility
         assert theory.data_unfairness(mech.channel, pa, py) <= theory.data_unfairness(grr, pa, py) + 1e-6
 
 
 def test_fig5_drops_the_source_columns_and_opt_reads_labels():
-    g = paper.build_lgbm("paper", figures=["fig5"])["fig5"]
+    g = experiments.build_lgbm("paper", figures=["fig5"])["fig5"]
     assert set(g.datasets[0].exclude) == {"race", "gender"}
     opt = [p for p in g.privatizations if p is not None and p.name == "OPT"][0]
     assert opt.needs_y and opt.sensitive == ("race_gender",)
@@ -123,11 +138,11 @@ def test_fig5_drops_the_source_columns_and_opt_reads_labels():
 
 def test_invalid_declarations_raise():
     with pytest.raises(ValueError, match="unknown figure"):
-        paper.build_lgbm("paper", figures=["fig9"])
+        experiments.build_lgbm("paper", figures=["fig9"])
     with pytest.raises(ValueError, match="unknown mechanism"):
-        paper.build_lgbm("paper", mechanisms=["OLH"])
+        experiments.build_lgbm("paper", mechanisms=["OLH"])
     with pytest.raises(ValueError, match="profile"):
-        baselines.build_baselines("huge")
+        experiments.build_baselines("huge")
 
 
 # --------------------------------------------------------------------------- splits and privatisation
@@ -184,23 +199,23 @@ def _fake_lgbm(opt_gap: float, grr_gap: float, acc_shift: float = 0.0) -> pd.Dat
 
 
 def test_lgbm_checks_follow_the_numbers():
-    _, good = paper.lgbm_checks(_fake_lgbm(0.1, 0.2), "figX")
+    _, good = checks.lgbm_checks(_fake_lgbm(0.1, 0.2), "figX")
     assert all(good.values())
-    _, bad = paper.lgbm_checks(_fake_lgbm(0.3, 0.2, acc_shift=0.05), "figX")
+    _, bad = checks.lgbm_checks(_fake_lgbm(0.3, 0.2, acc_shift=0.05), "figX")
     assert not any(bad.values())
-    assert paper.lgbm_checks(pd.DataFrame(), "figX") == ("no results", {})
+    assert checks.lgbm_checks(pd.DataFrame(), "figX") == ("no results", {})
 
 
 def test_halving_checks():
-    _, c = paper.halving_checks(_fake_lgbm(0.1, 0.2), "figX", 0.6, baseline="NonDP")
+    _, c = checks.halving_checks(_fake_lgbm(0.1, 0.2), "figX", 0.6, baseline="NonDP")
     assert all(c.values())  # 0.1 <= 0.6 * 0.3 and 0.05 <= 0.6 * 0.2
-    _, c = paper.halving_checks(_fake_lgbm(0.11, 0.2), "figX", 0.6)  # against GRR: 0.11 <= 0.12
+    _, c = checks.halving_checks(_fake_lgbm(0.11, 0.2), "figX", 0.6)  # against GRR: 0.11 <= 0.12
     assert all(c.values())
-    _, c = paper.halving_checks(_fake_lgbm(0.13, 0.2), "figX", 0.6)  # 0.13 > 0.12
+    _, c = checks.halving_checks(_fake_lgbm(0.13, 0.2), "figX", 0.6)  # 0.13 > 0.12
     assert not any(c.values())
     with pytest.raises(ValueError, match="baseline"):
-        paper.halving_checks(_fake_lgbm(0.1, 0.2), "figX", 0.6, baseline="SS")
-    _, c = paper.halving_checks(_fake_lgbm(0.29, 0.2), "figX", -1, baseline="NonDP")
+        checks.halving_checks(_fake_lgbm(0.1, 0.2), "figX", 0.6, baseline="SS")
+    _, c = checks.halving_checks(_fake_lgbm(0.29, 0.2), "figX", -1, baseline="NonDP")
     # Delta_SP improves by 0.01 (below the 2% claimed), Delta_EO by 0.055
     assert c == {"figX: NonDP - OPT Delta_SP >= 0.02 at eps = 8": False,
                  "figX: NonDP - OPT Delta_EO >= 0.02 at eps = 8": True}
@@ -229,30 +244,30 @@ def test_matched_fairprojection_readings():
     accs = dict(zip(baselines.FP_TOLERANCES, np.linspace(0.80, 0.86, len(baselines.FP_TOLERANCES)),
                     strict=True))
     long = _fake_table1(accs, opt_acc=0.8599)
-    authors = baselines.matched_fairprojection(long, "authors")
-    assert dict(zip(authors["dataset"], authors["tolerance"], strict=True)) == baselines.AUTHORS_TOLERANCE
+    authors = tables.matched_fairprojection(long, "authors")
+    assert dict(zip(authors["dataset"], authors["tolerance"], strict=True)) == tables.AUTHORS_TOLERANCE
     assert (authors["binding"] == 0).all()  # the authors' tolerances leave the model unchanged here
-    binding = baselines.matched_fairprojection(long, "binding")
+    binding = tables.matched_fairprojection(long, "binding")
     # OPT's accuracy is closest to the non-binding tolerances (= base, 0.86): they are skipped
     best = max(t for t in baselines.FP_TOLERANCES if t < 0.2)
     assert set(binding["tolerance"]) == {best} and (binding["binding"] == 1).all()
     with pytest.raises(ValueError, match="reading"):
-        baselines.matched_fairprojection(long, "closest")
+        tables.matched_fairprojection(long, "closest")
 
 
 def test_table1_claim_and_finding_follow_the_projection():
     accs = dict.fromkeys(baselines.FP_TOLERANCES, 0.8455)
     long = _fake_table1(accs)
-    _, authors = paper.table1_checks(long, "authors")  # FP = base: OPT's gaps are lower
+    _, authors = checks.table1_checks(long, "authors")  # FP = base: OPT's gaps are lower
     assert all(authors.values())
-    _, binding = paper.table1_checks(long, "binding")  # a binding projection: far lower gaps than OPT
+    _, binding = checks.table1_checks(long, "binding")  # a binding projection: far lower gaps than OPT
     assert not any(binding.values())
-    _, finding = baselines.fairprojection_finding(long)
+    _, finding = tables.fairprojection_finding(long)
     never = {k: v for k, v in finding.items() if "never changes" in k}
     assert never and all(never.values())
     assert all(v for k, v in finding.items() if "binding" in k)
     # a projection that binds at the authors' tolerance breaks the finding's first check
-    _, finding = baselines.fairprojection_finding(_fake_table1(accs, binding_below=2.0))
+    _, finding = tables.fairprojection_finding(_fake_table1(accs, binding_below=2.0))
     assert not any(v for k, v in finding.items() if "never changes" in k)
 
 
@@ -265,28 +280,28 @@ def test_table2_readings_switch_the_meo_column_and_german_groups():
                 rows.append({"dataset": ds, "groups": groups, "seed": seed, "method": method, "acc": 0.9,
                              "Delta_EO": 0.1, "Delta_MEO": 0.2, "Delta_AOD": aod})
     long = pd.DataFrame(rows)
-    aod = baselines.table2_runs(long)
+    aod = tables.table2_runs(long)
     assert set(aod["Delta_MEO"].round(6)) == {5.0}  # percent, the authors' average odds
-    paper_def = baselines.table2_runs(long, "paper", "paper")
+    paper_def = tables.table2_runs(long, "paper", "paper")
     assert set(paper_def["Delta_MEO"].round(6)) == {20.0}
-    german_sex = baselines.table2_runs(long, "paper", "aod")
+    german_sex = tables.table2_runs(long, "paper", "aod")
     assert set(german_sex.loc[german_sex["dataset"] == "german", "Delta_MEO"].round(6)) == {7.0}
     assert set(german_sex.loc[german_sex["dataset"] == "bank", "Delta_MEO"].round(6)) == {5.0}
     with pytest.raises(ValueError, match="meo"):
-        baselines.table2_runs(long, meo="mAOD")
+        tables.table2_runs(long, meo="mAOD")
 
 
 def test_committed_scoreboard_follows_the_verdict_rules():
     from ldpfair.verdicts import check_ledger
 
-    board = paper.scoreboard()
+    board = checks.scoreboard()
     check_ledger(board)
     assert board["item"].tolist() == ["Theorem 2", "Lemma 1", *(f"Figure {i}" for i in range(1, 7)),
                                       "Table I", "Table II"]
     assert (board.loc[board["item"].isin(["Theorem 2", "Lemma 1"]), "status"] == "verified").all()
     t1 = board.set_index("item").loc["Table I"]
     assert t1["numbers"] == 12
-    for c in paper.committed_claims():
+    for c in checks.committed_claims():
         if c.verdict != "reproduced":
             assert c.cause is not None and c.cause.text, c.id
 
@@ -314,15 +329,15 @@ def test_kary_zeta_table_and_cause_follow_the_variants():
     better = _fake_lgbm(0.1, 0.2)
     better = better[better["mechanism"] == "OPT"].assign(train_Delta_prime_Z=0.01)
     same = lgbm["fig4"][lgbm["fig4"]["mechanism"] == "OPT"]
-    table = paper.kary_zeta_table(lgbm, {"fig4_zeta_1": better, "fig4_zeta_grr": same})
+    table = kary.kary_zeta_table(lgbm, {"fig4_zeta_1": better, "fig4_zeta_grr": same})
     rows = table.set_index("zeta")
     assert rows.loc["smallest feasible (paper)", "checks passed"] == 1  # accuracy only
     one = rows.loc["1 (authors' notebook)"]
     assert one["checks passed"] == one["checks"] == 3
     assert rows.loc["1 (authors' notebook)", "data Delta' OPT"] == pytest.approx(0.01)
-    cause = paper.kary_cause(table, "fig4")
+    cause = kary.kary_cause(table, "fig4")
     assert cause.kind == "explained" and "zeta = 1" in cause.text
-    cause = paper.kary_cause(paper.kary_zeta_table(lgbm, {"fig4_zeta_grr": same}), "fig4")
+    cause = kary.kary_cause(kary.kary_zeta_table(lgbm, {"fig4_zeta_grr": same}), "fig4")
     assert cause.kind == "unexplained"
 
 
@@ -331,13 +346,11 @@ def test_kary_zeta_table_reads_each_zeta_on_its_own_seeds():
     lgbm["fig4"] = pd.concat([lgbm["fig4"], lgbm["fig4"].assign(seed=lambda d: d["seed"] + 3)],
                              ignore_index=True)  # six seeds
     few = lgbm["fig4"][(lgbm["fig4"]["mechanism"] == "OPT") & (lgbm["fig4"]["seed"] < 2)]
-    rows = paper.kary_zeta_table(lgbm, {"fig4_zeta_grr": few}).set_index("zeta")
+    rows = kary.kary_zeta_table(lgbm, {"fig4_zeta_grr": few}).set_index("zeta")
     assert rows.loc["smallest feasible (paper)", "seeds"] == 6 and rows.loc["GRR's utility", "seeds"] == 2
 
 
 def test_quoted_number_checks_use_the_paired_interval():
-    from ldpfair.papers import ghoukasian2025_report as report
-
     rng = np.random.default_rng(np.random.SeedSequence(5))
 
     def runs(opt_sp: float, grr_sp: float, noise: float, n: int = 20) -> pd.DataFrame:
@@ -362,8 +375,6 @@ def test_quoted_number_checks_use_the_paired_interval():
 def test_trial_count_evidence_recovers_the_number_of_runs():
     from scipy import stats
 
-    from ldpfair.papers import ghoukasian2025_report as report
-
     rng = np.random.default_rng(np.random.SeedSequence(9))
     ours = pd.DataFrame({"dataset": "d", "method": "m", "acc": rng.normal(80.0, 2.0, 400)})
     exp = report.implied_trials(1.0)
@@ -376,8 +387,6 @@ def test_trial_count_evidence_recovers_the_number_of_runs():
 
 
 def test_paired_gaps_and_published_table():
-    from ldpfair.papers import ghoukasian2025_report as report
-
     opt = pd.DataFrame({"epsilon": 1.0, "seed": range(5), "Delta_SP": [0.1, 0.2, 0.3, 0.4, 0.5]})
     grr = opt.assign(Delta_SP=opt["Delta_SP"] + [0.10, 0.12, 0.08, 0.11, 0.09])
     g = report.paired_gaps(opt, grr, gaps=("Delta_SP",)).iloc[0]
@@ -395,9 +404,9 @@ def test_paired_gaps_and_published_table():
 
 def test_table_agreement_paper_n_is_validated():
     with pytest.raises(ValueError, match="paper_n"):
-        baselines.table2_agreement(pd.DataFrame(columns=["dataset", "groups", "method"]), paper_n=1)
+        tables.table2_agreement(pd.DataFrame(columns=["dataset", "groups", "method"]), paper_n=1)
     with pytest.raises(TypeError, match="paper_n"):
-        baselines.table1_agreement(pd.DataFrame(), paper_n=30.0)
+        tables.table1_agreement(pd.DataFrame(), paper_n=30.0)
 
 
 def test_kary_cause_explains_misses_only_when_within_noise():
@@ -418,12 +427,39 @@ def test_kary_cause_explains_misses_only_when_within_noise():
     noisy = runs("OPT", {1.0: 0.30, 8.0: 0.20})
     at1 = noisy["epsilon"] == 1.0
     noisy.loc[at1, "Delta_SP"] = grr.loc[grr["epsilon"] == 1.0, "Delta_SP"].to_numpy() + diff
-    table = paper.kary_zeta_table(lgbm, {"fig3_zeta_1": noisy})
+    table = kary.kary_zeta_table(lgbm, {"fig3_zeta_1": noisy})
     row = table.set_index("zeta").loc["1 (authors' notebook)"]
     assert row["misses"] >= 1 and row["misses within noise"] == row["misses"]
     assert row["below beyond noise"] == 2
-    cause = paper.kary_cause(table, "fig3")
+    cause = kary.kary_cause(table, "fig3")
     assert cause.kind == "explained" and "contains zero" in cause.text
     # OPT clearly above GRR at eps 1: a miss beyond noise stays unexplained
     worse = noisy.assign(Delta_SP=lambda d: np.where(d["epsilon"] == 1.0, d["Delta_SP"] + 0.1, d["Delta_SP"]))
-    assert paper.kary_cause(paper.kary_zeta_table(lgbm, {"fig3_zeta_1": worse}), "fig3").kind == "unexplained"
+    assert kary.kary_cause(kary.kary_zeta_table(lgbm, {"fig3_zeta_1": worse}), "fig3").kind == "unexplained"
+
+
+def test_table1_tradeoff_figure_draws_each_dataset_and_constraint():
+    from ldpfair.papers.ghoukasian2025 import figures
+
+    long = _fake_table1(dict.fromkeys(baselines.FP_TOLERANCES, 0.85))
+    fig = figures.plot_table1_tradeoff(long)
+    axes = fig.get_axes()
+    assert [a.get_title() for a in axes] == ["adult, SP constraint", "adult, MEO constraint",
+                                             "compas, SP constraint", "compas, MEO constraint"]
+    fp_line = axes[0].get_lines()[0]  # FairProjection over the whole tolerance grid
+    assert len(fp_line.get_xdata()) == len(baselines.FP_TOLERANCES)
+
+
+def test_spec_parameters_are_the_notebooks_and_its_defaults_valid():
+    from pathlib import Path
+
+    from ldpfair.experiments import notebooks as nbk
+
+    defaults = nbk.read_parameters(Path(__file__).resolve().parents[1] / "notebooks" / "ghoukasian2025.md")
+    assert list(SPEC.parameters) == list(defaults)
+    for name, value in defaults.items():
+        assert SPEC.parameters[name].check(value, name) == value
+    with pytest.raises(ValueError, match="parameter 'zeta' must be None"):
+        SPEC.parameters["zeta"].check(0.0, "zeta")
+    # every overridable value of a profile is a notebook parameter
+    assert set(SPEC.profiles["paper"].values) <= set(SPEC.parameters)

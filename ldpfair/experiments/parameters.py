@@ -285,8 +285,8 @@ def _build_arcolezi(p: Mapping[str, Any]) -> None:
 
 
 def _build_ghoukasian(p: Mapping[str, Any]) -> None:
-    from ..papers import ghoukasian2025 as m
-    from ..papers import ghoukasian2025_baselines as b
+    from ..papers.ghoukasian2025 import experiments as b
+    from ..papers.ghoukasian2025 import experiments as m
 
     m.build_lgbm(p["profile"], figures=p["figures"], mechanisms=p["mechanisms"], epsilons=p["epsilons"],
                  seeds=p["seeds"], zeta=p["zeta"], zeta_slack=p["zeta_slack"])

@@ -1,272 +1,41 @@
-"""ghoukasian2025: the experiments of Ghoukasian & Asoodeh, "Optimal Fairness under LDP".
+"""ghoukasian2025: the paper's statements, claims and scoreboard, judged by :mod:`ldpfair.verdicts`.
 
-Figs. 1-5 (Section V-A) are engine grids: the sensitive attribute of the
-*training* rows is collected with OPT (Theorem 2 for k = 2, program (9)/(10)
-at the smallest feasible zeta for k > 2), GRR (RR for k = 2) or SS, LightGBM
-with arcolezi2023's tuned hyperparameters is trained on every column one-hot
-encoded (the sensitive attribute is a feature, as in the authors' code) and
-evaluated on the clean test rows (80/20 stratified split, ``random_state =
-seed``). Fig. 6 and Tables I-II are sweeps over :mod:`ldpfair.interventions`.
+- the statements of Section V about each experiment (:func:`lgbm_checks`,
+  :func:`halving_checks`, :func:`two_step_checks`, :func:`table1_checks`,
+  :func:`table2_checks`), each returning its evidence and named checks;
+- :func:`claims` on any results, :func:`committed_claims` on the committed ones;
+- :func:`scoreboard`: one row per theorem, figure and table, by
+  :func:`ldpfair.verdicts.score_item` (published numbers of Tables I-II by
+  :func:`ldpfair.verdicts.compare_published`, see :mod:`.tables`; the quoted
+  numbers of Section V-A by :func:`ldpfair.verdicts.compare_paired`, see
+  :func:`~ldpfair.papers.ghoukasian2025.report.quoted_number_checks`).
 
-:func:`build_lgbm` declares Figs. 1-5; :func:`plot_lgbm` draws one of them.
+The committed results are read through the registry (:func:`ldpfair.papers.committed`).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice
-from ..experiments import DatasetSpec, Grid, ModelSpec, PrivSpec, holdout
-from ..identity import versioned
-from ..ldp import opt_factory
-from ..models import ARCOLEZI2023_LGBM
-from ..reporting import Claim, summarise
-from .ghoukasian2025_kary import kary_cause, kary_zeta_table
+from ..._validation import check_choice
+from ...reporting import Claim
+from ...verdicts import Cause, score_item, share_status
+from .. import committed
+from .baselines import long_fairbalance, long_fairprojection
+from .experiments import LGBM_FIGURES, build_kary_variants
+from .kary import kary_cause, kary_zeta_table
+from .report import quoted_number_checks
+from .tables import fairprojection_finding, table1_agreement, table1_runs, table2_agreement
 
-__all__ = [
-    "LGBM_FIGURES",
-    "LGBM_MECHANISMS",
-    "build_lgbm",
-    "plot_lgbm",
-    "PROFILES",
-    "KARY_ZETA_VARIANTS",
-    "build_kary_variants",
-    "opt_factory_grr_utility",
-]
+__all__ = ["ACC_TOLERANCE", "LARGE_EPSILON", "THEORY_INSTANCES", "lgbm_checks", "halving_checks",
+           "va_epsilons", "two_step_checks", "table1_checks", "table2_checks", "claims", "theory_checks",
+           "scoreboard", "committed_claims"]
 
-#: Figs. 1-5: (dataset, protected attribute, k, the authors' epsilon grid) per figure.
-LGBM_FIGURES: dict[str, dict[str, Any]] = {
-    "fig1": {"dataset": "adult26k", "protected": "gender", "k": 2,
-             "epsilons": (0.05, 0.25, 0.5, 1, 2, 8, 10)},
-    "fig2": {"dataset": "lsac", "protected": "gender", "k": 2,
-             "epsilons": (0.05, 0.25, 0.5, 1, 2, 4, 8)},
-    "fig3": {"dataset": "adult26k", "protected": "race", "k": 5,
-             "epsilons": (0.05, 0.25, 0.5, 1, 2, 8, 10)},
-    "fig4": {"dataset": "lsac", "protected": "fam_inc", "k": 5,
-             "epsilons": (0.25, 0.5, 1, 2, 4, 8, 10)},
-    "fig5": {"dataset": "adult26k", "protected": "race_gender", "k": 10,
-             "epsilons": (0.05, 0.25, 0.5, 1, 2, 8)},
-}
-#: The LDP mechanisms of Figs. 1-5 (plus the non-private baseline).
-LGBM_MECHANISMS: tuple[str, ...] = ("OPT", "GRR", "SS")
-_HYPER = {"adult26k": ARCOLEZI2023_LGBM["adult"], "lsac": ARCOLEZI2023_LGBM["LSAC"]}
-#: For race x gender the two source columns are dropped from the features (else the
-#: privatised attribute is recoverable from them; the paper does not say).
-_EXCLUDE = {"race_gender": ("race", "gender")}
-
-
-def _priv(mechanism: str, protected: str, zeta: float | None, zeta_slack: float) -> PrivSpec:
-    if mechanism == "OPT":
-        options: dict[str, Any] = {"zeta_slack": float(zeta_slack)}
-        if zeta is not None:
-            options["zeta"] = float(zeta)
-        return PrivSpec(opt_factory, sensitive=(protected,), needs_y=True, options=options,
-                        label="OPT")
-    if mechanism in ("GRR", "SS"):
-        return PrivSpec(mechanism, sensitive=(protected,), label=mechanism)
-    raise ValueError(f"unknown mechanism {mechanism!r}; valid: {', '.join(LGBM_MECHANISMS)}")
-
-
-_LGBM_PROFILES: dict[str, dict[str, Any]] = {
-    "paper": {"figures": tuple(LGBM_FIGURES), "epsilons": None, "seeds": 20},
-    "quick": {"figures": ("fig2", "fig4"), "epsilons": (1, 8), "seeds": 2},
-}
-
-
-def build_lgbm(
-    profile: str = "paper",
-    *,
-    figures: Sequence[str] | None = None,
-    mechanisms: Sequence[str] = LGBM_MECHANISMS,
-    epsilons: Sequence[float] | None = None,
-    seeds: int | Sequence[int] | None = None,
-    zeta: float | None = None,
-    zeta_slack: float = 0.0,
-) -> dict[str, Grid]:
-    """Declare Figs. 1-5: one engine grid per figure.
-
-    Parameters
-    ----------
-    profile : {"paper", "quick"}
-        ``paper``: every figure with the authors' epsilon grid and 20 seeds;
-        ``quick``: Figs. 2 and 4 (LSAC, k = 2 and k = 5), epsilon in {1, 8}, 2 seeds.
-    figures : sequence of str, optional
-        Subset of :data:`LGBM_FIGURES`.
-    mechanisms : sequence of str
-        Subset of :data:`LGBM_MECHANISMS` (the non-private baseline is always included).
-    epsilons : sequence of float, optional
-        Replace every figure's epsilon grid.
-    seeds : int or sequence of int, optional
-    zeta : float, optional
-        OPT's utility bound for k > 2 (default: the smallest feasible zeta, as the paper).
-    zeta_slack : float
-        Added to the smallest feasible zeta when ``zeta`` is None.
-
-    Returns
-    -------
-    dict of str to Grid
-    """
-    if profile not in _LGBM_PROFILES:
-        raise ValueError(f"unknown profile {profile!r}; valid: {', '.join(_LGBM_PROFILES)}")
-    d = _LGBM_PROFILES[profile]
-    figures = tuple(d["figures"] if figures is None else figures)
-    unknown = [f for f in figures if f not in LGBM_FIGURES]
-    if unknown:
-        raise ValueError(f"unknown figure(s) {unknown}; valid: {', '.join(LGBM_FIGURES)}")
-    eps_override = d["epsilons"] if epsilons is None else epsilons
-    seeds = d["seeds"] if seeds is None else seeds
-    evaluation = holdout(0.2, split_random_state="seed", model_random_state="seed")
-    grids = {}
-    for fig in figures:
-        spec = LGBM_FIGURES[fig]
-        ds, prot = spec["dataset"], spec["protected"]
-        privs: list[PrivSpec | None] = [None]
-        privs += [_priv(m, prot, zeta, zeta_slack) for m in mechanisms]
-        grids[fig] = Grid(
-            datasets=DatasetSpec(ds, options={"protected": prot}, exclude=_EXCLUDE.get(prot, ())),
-            models=ModelSpec("lightgbm", _HYPER[ds]),
-            privatizations=privs,
-            epsilons=tuple(spec["epsilons"] if eps_override is None else eps_override),
-            seeds=seeds,
-            evaluation=evaluation,
-            name=f"ghoukasian2025-{fig}",
-        )
-    return grids
-
-
-def plot_lgbm(results: pd.DataFrame, figure: str, *, ax: Any = None) -> Any:
-    """Draw one of Figs. 1-5: accuracy, Delta_SP and Delta_EO against epsilon.
-
-    The paper's layout puts accuracy on the left and both gaps in one right
-    panel; we give each gap its own panel (same data, easier to read) and one
-    legend below.
-
-    Parameters
-    ----------
-    results : DataFrame
-        The figure's tidy results (``mechanism, epsilon, seed, acc, Delta_SP, Delta_EO``).
-    figure : str
-        Key of :data:`LGBM_FIGURES` (used in the title).
-    ax : sequence of three Axes, optional
-
-    Returns
-    -------
-    matplotlib Figure
-    """
-    import matplotlib.pyplot as plt
-
-    from .. import style
-
-    style.use()
-    spec = LGBM_FIGURES[figure]
-    if ax is None:
-        fig, ax = plt.subplots(1, 3, figsize=(10.0, 3.4), constrained_layout=True)
-    else:
-        fig = ax[0].figure
-    metrics = ("acc", "Delta_SP", "Delta_EO")
-    s = summarise(results, ["mechanism", "epsilon"], list(metrics))
-    nondp = summarise(results[results["mechanism"] == "NonDP"], ["mechanism"], list(metrics))
-    for a, metric in zip(ax, metrics, strict=True):
-        for mech in [m for m in ("OPT", "GRR", "SS") if m in set(s["mechanism"])]:
-            part = s[s["mechanism"] == mech].sort_values("epsilon")
-            a.errorbar(part["epsilon"], part[f"{metric}_mean"], yerr=part[f"{metric}_ci"],
-                       color=style.color(mech), marker=style.marker(mech), capsize=2,
-                       label="RR" if mech == "GRR" and spec["k"] == 2 else mech, ms=4)
-        if len(nondp):
-            a.axhline(float(nondp[f"{metric}_mean"].iloc[0]), color=style.color("NonDP"), ls="--",
-                      lw=1.2, label="NonDP")
-        a.set_xscale("log")
-        a.set_xlabel(r"$\varepsilon$")
-        a.set_ylabel(_METRIC_LABEL[metric])
-    handles, labels = ax[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="outside lower center", ncol=len(labels), fontsize=8, frameon=False)
-    fig.suptitle(f"{_DATASET_LABEL[spec['dataset']]}, {spec['protected']} (k = {spec['k']})",
-                 fontsize=10)
-    return fig
-
-
-_METRIC_LABEL = {"Delta_SP": r"$\Delta_{SP}$", "Delta_EO": r"$\Delta_{EO}$", "acc": "accuracy"}
-_DATASET_LABEL = {"adult26k": "Adult", "lsac": "LSAC"}
-
-
-@versioned("764b75ebce76", name="ldpfair.papers.ghoukasian2025.opt_factory_grr_utility")
-def opt_factory_grr_utility(y: np.ndarray) -> Any:
-    """OPT for k > 2 at GRR's own utility: ``zeta = (k - 1) / (e^epsilon + k - 1)``.
-
-    GRR keeps the true value with probability ``e^eps / (e^eps + k - 1)`` whatever the
-    group sizes, so this zeta is exactly GRR's error probability: GRR is feasible in
-    program (9) and OPT's Delta is at most GRR's at the same attribute accuracy.
-    For ``k = 2`` Theorem 2's mechanism, as :func:`ldpfair.ldp.opt_factory`.
-    """
-    from ..ldp import opt_factory
-
-    def factory(k: int, epsilon: float, values: np.ndarray) -> Any:
-        zeta = (k - 1) / (float(np.exp(epsilon)) + k - 1)
-        return opt_factory(y, zeta=zeta)(k, epsilon, values)
-
-    return factory
-
-
-#: Program (9)/(10) at other zetas than the paper's "smallest feasible" one, for Figs. 3-5:
-#: ``zeta_grr``: GRR's utility (:func:`opt_factory_grr_utility`); ``zeta_1``: zeta = 1 (the
-#: value in the authors' committed notebook).
-KARY_ZETA_VARIANTS: tuple[str, ...] = ("zeta_grr", "zeta_1")
-_KARY_VARIANT_PROFILES: dict[str, dict[str, Any]] = {
-    "paper": {"figures": ("fig3", "fig4", "fig5"), "seeds": 20},
-    "quick": {"figures": ("fig4",), "seeds": 2},
-}
-
-
-def build_kary_variants(profile: str = "paper", *, seeds: int | Sequence[int] | None = None
-                        ) -> dict[str, Grid]:
-    """OPT of Figs. 3-5 at the zetas of :data:`KARY_ZETA_VARIANTS`, epsilon >= 1 (where the paper's trend is).
-
-    Same data, split, model and seeds as :func:`build_lgbm` (seeds 0-19, the paper's
-    20, in the paper profile), so each run pairs with the committed GRR run of the same
-    seed. Keys ``<figure>_<variant>``.
-    """
-    if profile not in _KARY_VARIANT_PROFILES:
-        raise ValueError(f"unknown profile {profile!r}; valid: {', '.join(_KARY_VARIANT_PROFILES)}")
-    d = _KARY_VARIANT_PROFILES[profile]
-    seeds = d["seeds"] if seeds is None else seeds
-    evaluation = holdout(0.2, split_random_state="seed", model_random_state="seed")
-    grids = {}
-    for fig in d["figures"]:
-        spec = LGBM_FIGURES[fig]
-        ds, prot = spec["dataset"], spec["protected"]
-        for variant in KARY_ZETA_VARIANTS:
-            if variant == "zeta_grr":
-                priv = PrivSpec(opt_factory_grr_utility, sensitive=(prot,), needs_y=True, label="OPT")
-            else:
-                priv = _priv("OPT", prot, 1.0, 0.0)
-            grids[f"{fig}_{variant}"] = Grid(
-                datasets=DatasetSpec(ds, options={"protected": prot}, exclude=_EXCLUDE.get(prot, ())),
-                models=ModelSpec("lightgbm", _HYPER[ds]),
-                privatizations=[priv],
-                epsilons=tuple(e for e in spec["epsilons"] if e >= 1),
-                seeds=seeds,
-                evaluation=evaluation,
-                name=f"ghoukasian2025-{fig}-{variant}",
-            )
-    return grids
-
-
-def _profiles() -> dict[str, dict[str, Any]]:
-    from .ghoukasian2025_baselines import build_baselines
-
-    return {p: {**build_lgbm(p), **build_baselines(p), **build_kary_variants(p)} for p in _LGBM_PROFILES}
-
-
-#: The declared experiments of both profiles (``ldpfair results verify`` reads ``PROFILES["paper"]``).
-PROFILES: dict[str, dict[str, Any]] = _profiles()
-
-
-# --------------------------------------------------------------------------- claims
+_NAME = "ghoukasian2025"
 #: Accuracy tolerance of "comparable accuracy" (absolute, one point).
 ACC_TOLERANCE = 0.01
 #: Epsilons from which the paper says OPT's fairness gains show ("as epsilon increases").
@@ -393,13 +162,11 @@ def table1_checks(long: pd.DataFrame, reading: str = "binding") -> tuple[str, di
     """Section V-C's Table I claim: at matched accuracy OPT beats FairProjection in Delta_SP and Delta_MEO.
 
     ``reading`` picks FairProjection's tolerance
-    (:func:`~ldpfair.papers.ghoukasian2025_baselines.matched_fairprojection`):
+    (:func:`~ldpfair.papers.ghoukasian2025.tables.matched_fairprojection`):
     ``"binding"`` (default: a projection that changes the model, at the accuracy
     closest to OPT's, the claim as the paper states it) or ``"authors"`` (the
     authors' tolerances, where the projection returns the unprojected model).
     """
-    from .ghoukasian2025_baselines import table1_runs
-
     if long.empty:
         return "no results", {}
     runs = table1_runs(long, reading)
@@ -449,13 +216,11 @@ def claims(
     """The paper's claims checked on our results (verdicts computed from the checks).
 
     Claims that are not reproduced carry their :class:`~ldpfair.verdicts.Cause`
-    (``variants``: the committed OPT runs at other zetas, :func:`build_kary_variants`,
+    (``variants``: the committed OPT runs at other zetas,
+    :func:`~ldpfair.papers.ghoukasian2025.experiments.build_kary_variants`,
     which decide the cause of the k-ary part of V-A). Claims whose results are
     absent (e.g. a profile without that experiment) are left out.
     """
-    from ..verdicts import Cause, share_status
-    from .ghoukasian2025_baselines import fairprojection_finding
-
     def cause_if(checks: dict[str, bool], cause: Cause) -> Cause | None:
         return None if not checks or share_status(float(np.mean(list(checks.values())))) == "reproduced" \
             else cause
@@ -492,8 +257,6 @@ def claims(
     out.append(Claim("V-A", "OPT reduces classification unfairness (Delta_SP, Delta_EO) relative to GRR/SS "
                      "while keeping comparable accuracy, with larger gains as epsilon grows (Figs. 1-5).",
                      " | ".join(ev), ch, cause=cause_if(ch, va_cause)))
-    from .ghoukasian2025_report import quoted_number_checks
-
     e1, _ = halving_checks(lgbm.get("fig2", pd.DataFrame()), "fig2", 0.6)
     e2, _ = halving_checks(lgbm.get("fig1", pd.DataFrame()), "fig1", -1)
     eq, cq = quoted_number_checks(lgbm)
@@ -527,102 +290,10 @@ def claims(
     return [c for c in out if c.checks]  # a claim without results has no verdict yet
 
 
-__all__ += ["ACC_TOLERANCE", "LARGE_EPSILON", "lgbm_checks", "halving_checks", "two_step_checks",
-            "table1_checks", "table2_checks", "claims"]
-
-
-# --------------------------------------------------------------------------- more figures
-def plot_two_step(results: pd.DataFrame, *, test_attribute: str = "true") -> Any:
-    """Fig. 6: accuracy and Delta_EOd of the two-step method with RR and OPT, per dataset.
-
-    ``test_attribute="private"`` plots the variant where the derived predictor is
-    applied with the privatised test attribute (the authors' RR branch).
-    """
-    import matplotlib.pyplot as plt
-
-    from .. import style
-
-    style.use()
-    suffix = "" if test_attribute == "true" else "_private_test"
-    datasets = [d for d in ("adult", "lsac") if d in set(results["dataset"])]
-    fig, ax = plt.subplots(len(datasets), 2, figsize=(9.0, 3.0 * len(datasets)), squeeze=False,
-                           constrained_layout=True)
-    metrics = [f"acc{suffix}", f"Delta_EOd{suffix}"]
-    s = summarise(results, ["dataset", "mechanism", "epsilon"], metrics)
-    for i, ds in enumerate(datasets):
-        for j, (metric, ylabel) in enumerate(zip(metrics, ("accuracy", r"$\Delta_{EOd}$"), strict=True)):
-            a = ax[i, j]
-            for mech, look in (("RR", "GRR"), ("OPT", "OPT")):
-                part = s[(s["dataset"] == ds) & (s["mechanism"] == mech)].sort_values("epsilon")
-                a.errorbar(part["epsilon"], part[f"{metric}_mean"], yerr=part[f"{metric}_ci"],
-                           color=style.color(look), marker=style.marker(look), capsize=2, ms=4, label=mech)
-            a.set_xscale("log")
-            a.set_xlabel(r"$\varepsilon$")
-            a.set_ylabel(ylabel)
-            a.set_title(_DATASET_LABEL.get(ds, ds.upper() if ds == "lsac" else ds.title()), fontsize=9)
-        ax[i, 0].legend(fontsize=7)
-    return fig
-
-
-def plot_zeta_tradeoff(frames: dict[str, pd.DataFrame]) -> Any:
-    """Program (9)/(10): OPT's Delta against zeta, with GRR's point, one panel per case."""
-    import matplotlib.pyplot as plt
-
-    from .. import style
-
-    style.use()
-    fig, ax = plt.subplots(1, len(frames), figsize=(3.2 * len(frames), 3.0), squeeze=False,
-                           constrained_layout=True)
-    for a, (title, df) in zip(ax[0], frames.items(), strict=True):
-        for eps, part in df.groupby("epsilon"):
-            (line,) = a.plot(part["zeta"], part["delta_opt"], marker="o", ms=3,
-                             label=rf"OPT, $\varepsilon$={eps:g}")
-            a.plot(part["zeta_grr"].iloc[0], part["delta_grr"].iloc[0], marker=style.marker("GRR"),
-                   color=line.get_color(), ms=8, ls="none", mfc="none")
-            a.axvline(part["zeta_min"].iloc[0], color=line.get_color(), lw=0.8, ls=":")
-        a.set_xlabel(r"utility bound $\zeta$")
-        a.set_ylabel(r"$\Delta(D_M)$")
-        a.set_title(title, fontsize=9)
-        a.legend(fontsize=7)
-    return fig
-
-
-def plot_theorem2(check: pd.DataFrame) -> Any:
-    """Theorem 2 check: brute-force vs closed-form ratio, and RR's ratio against OPT's."""
-    import matplotlib.pyplot as plt
-
-    from .. import style
-
-    style.use()
-    fig, ax = plt.subplots(1, 2, figsize=(8.0, 3.2), constrained_layout=True)
-    ax[0].plot(check["ratio_brute"], check["ratio_closed"], "o", ms=3, color=style.color("OPT"))
-    ax[0].plot([0, 1], [0, 1], color="0.5", lw=0.8)
-    ax[0].set_xlabel(r"brute force $\min \Delta'(D_M)/\Delta'(D)$")
-    ax[0].set_ylabel("Theorem 2 closed form")
-    ax[1].plot(check["epsilon"], check["ratio_rr"] / check["ratio_closed"], "o", ms=3,
-               color=style.color("GRR"))
-    ax[1].axhline(1, color="0.5", lw=0.8)
-    ax[1].set_xscale("log")
-    ax[1].set_yscale("log")
-    ax[1].set_xlabel(r"$\varepsilon$")
-    ax[1].set_ylabel("RR ratio / OPT ratio")
-    return fig
-
-
-__all__ += ["plot_two_step", "plot_zeta_tradeoff", "plot_theorem2"]
-
-
-__all__ += ["kary_zeta_table", "kary_cause", "va_epsilons"]
-
-
-# --------------------------------------------------------------------------- scoreboard
 def _committed_all() -> tuple[dict[str, pd.DataFrame], pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    from ..scoreboard import committed
-    from .ghoukasian2025_baselines import long_fairbalance, long_fairprojection
-
-    lgbm = {f: committed("ghoukasian2025", f) for f in LGBM_FIGURES}
-    fig6 = committed("ghoukasian2025", "fig6")
-    t1, t2 = committed("ghoukasian2025", "table1"), committed("ghoukasian2025", "table2")
+    lgbm = {f: committed(_NAME, f) for f in LGBM_FIGURES}
+    fig6 = committed(_NAME, "fig6")
+    t1, t2 = committed(_NAME, "table1"), committed(_NAME, "table2")
     t1_long = long_fairprojection(t1) if len(t1) else pd.DataFrame()
     t2_long = long_fairbalance(t2) if len(t2) else pd.DataFrame()
     for frame, src in ((t1_long, t1), (t2_long, t2)):
@@ -632,9 +303,7 @@ def _committed_all() -> tuple[dict[str, pd.DataFrame], pd.DataFrame, pd.DataFram
 
 
 def _committed_variants() -> dict[str, pd.DataFrame]:
-    from ..scoreboard import committed
-
-    return {name: committed("ghoukasian2025", name) for name in build_kary_variants("paper")}
+    return {name: committed(_NAME, name) for name in build_kary_variants("paper")}
 
 
 #: Section of the chapter with each discrepancy's evidence.
@@ -642,9 +311,7 @@ _LABELS = {"fig6": "ghoukasian2025-fig6-adult", "fp": "ghoukasian2025-fairprojec
            "t2": "ghoukasian2025-table2", "va": "ghoukasian2025-va-numbers"}
 
 
-def _fig6_cause(evidence: str) -> Any:
-    from ..verdicts import Cause
-
+def _fig6_cause(evidence: str) -> Cause:
     return Cause("unexplained", "LSAC's statements hold; on Adult OPT is less accurate than RR at every "
                  f"epsilon and less fair from eps = 2 on ({evidence}). Tried: the true and the privatised "
                  "test attribute (Adult differs by < 0.003). The authors' OPT branch used another post-"
@@ -666,7 +333,7 @@ def theory_checks() -> tuple[pd.DataFrame, pd.DataFrame]:
 
     The frames are shared between callers: read them, do not modify them.
     """
-    from . import ghoukasian2025_theory as theory
+    from . import theory
 
     return (theory.theorem2_check(THEORY_INSTANCES, n_grid=1001, seed=0),
             theory.lemma1_check(10 * THEORY_INSTANCES, seed=1))
@@ -680,13 +347,10 @@ def scoreboard() -> pd.DataFrame:
     its checks (:func:`lgbm_checks`, :func:`two_step_checks`). Tables I-II: each
     published number against ours by :func:`ldpfair.verdicts.compare_published`
     (the paper's 95% half-widths and printed precision, the authors' readings:
-    :func:`~ldpfair.papers.ghoukasian2025_baselines.table1_agreement`,
-    :func:`~ldpfair.papers.ghoukasian2025_baselines.table2_agreement`), plus the
+    :func:`~ldpfair.papers.ghoukasian2025.tables.table1_agreement`,
+    :func:`~ldpfair.papers.ghoukasian2025.tables.table2_agreement`), plus the
     table's statement under the same reading.
     """
-    from ..verdicts import Cause, score_item
-    from .ghoukasian2025_baselines import table1_agreement, table2_agreement
-
     lgbm, fig6, t1_long, t2_long = _committed_all()
     rows = []
     n_thm2 = THEORY_INSTANCES
@@ -756,6 +420,3 @@ def committed_claims() -> list[Claim]:
         return []
     thm2, lem = theory_checks()
     return claims(lgbm, fig6, t1_long, t2_long, theorem2=thm2, lemma1=lem, variants=_committed_variants())
-
-
-__all__ += ["THEORY_INSTANCES", "theory_checks", "scoreboard", "committed_claims"]

@@ -28,7 +28,7 @@ METRIC_LABELS: dict[str, str] = {"acc": "accuracy", "Delta_SP": "ΔSP", "Delta_E
 
 
 def published_table(table: pd.DataFrame, on: Sequence[str], metrics: Sequence[str]) -> pd.DataFrame:
-    """Table I/II (``baselines.table1``/``table2``) reshaped to one row per published number.
+    """Table I/II (:func:`.tables.table1`, :func:`.tables.table2`) reshaped to one row per published number.
 
     Returns
     -------
@@ -53,7 +53,7 @@ def published_table(table: pd.DataFrame, on: Sequence[str], metrics: Sequence[st
 
 def book_table(table: pd.DataFrame, on: Sequence[str], metrics: Sequence[str], caption: str) -> Any:
     """:func:`published_table` through :func:`ldpfair.tables.table` (one decimal, the paper's precision)."""
-    from ..tables import table as fmt
+    from ...tables import table as fmt
 
     long = published_table(table, on, metrics)
     return fmt(long, key=[*on, "metric"], pm={"ours": "ours ±"}, agreement="agrees", digits=1,
@@ -162,7 +162,7 @@ def quoted_number_checks(lgbm: dict[str, pd.DataFrame]) -> tuple[str, dict[str, 
         Evidence (point estimates, intervals, the plain point-estimate readings) and
         one check per gap and dataset.
     """
-    from ..verdicts import compare_paired
+    from ...verdicts import compare_paired
 
     checks: dict[str, bool] = {}
     parts = []

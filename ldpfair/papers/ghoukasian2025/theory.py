@@ -15,9 +15,9 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .._validation import check_epsilon, check_rng
-from ..ldp import GRR, optimal_binary_parameters, optimal_kary, smallest_feasible_zeta
-from ..ldp.optimal import data_unfairness
+from ..._validation import check_epsilon, check_rng
+from ...ldp import GRR, optimal_binary_parameters, optimal_kary, smallest_feasible_zeta
+from ...ldp.optimal import data_unfairness
 
 __all__ = [
     "pairwise_unfairness",
@@ -27,6 +27,8 @@ __all__ = [
     "lemma1_check",
     "group_statistics",
     "zeta_tradeoff",
+    "ZETA_CASES",
+    "zeta_tradeoff_cases",
     "kary_summary",
     "FACTS_KARY_CHECK",
 ]
@@ -162,7 +164,7 @@ def group_statistics(dataset: str, protected: str) -> tuple[np.ndarray, np.ndarr
     -------
     (p_a, p_y_given_a) : two arrays of length k
     """
-    from .. import datasets
+    from ... import datasets
 
     ds = datasets.load(dataset, protected=protected)
     a = ds.frame[protected].to_numpy().astype(np.int64)
@@ -206,6 +208,43 @@ def zeta_tradeoff(
     out["delta_grr"] = data_unfairness(grr, pa, py)
     out["delta_orig"] = data_unfairness(np.eye(k), pa, py)
     out["epsilon"] = float(epsilon)
+    return out
+
+
+#: The k-ary cases of the chapter's zeta figure: panel title -> (dataset, protected attribute).
+ZETA_CASES: dict[str, tuple[str, str]] = {
+    "Adult, race (k=5)": ("adult26k", "race"),
+    "LSAC, fam_inc (k=5)": ("lsac", "fam_inc"),
+    "Adult, race x gender (k=10)": ("adult26k", "race_gender"),
+}
+
+
+def zeta_tradeoff_cases(
+    cases: dict[str, tuple[str, str]] | None = None,
+    epsilons: Sequence[float] = (1.0, 4.0),
+    *,
+    n_zeta: int = 12,
+) -> dict[str, pd.DataFrame]:
+    """:func:`zeta_tradeoff` on each case's real group statistics, at each epsilon.
+
+    Parameters
+    ----------
+    cases : dict, optional
+        Title -> (dataset, protected attribute); default :data:`ZETA_CASES`.
+    epsilons : sequence of float
+    n_zeta : int
+        Grid size of :func:`zeta_tradeoff`.
+
+    Returns
+    -------
+    dict of str to DataFrame
+        Per case, the rows of :func:`zeta_tradeoff` of every epsilon (what
+        :func:`~ldpfair.papers.ghoukasian2025.figures.plot_zeta_tradeoff` draws).
+    """
+    out = {}
+    for title, (dataset, protected) in (ZETA_CASES if cases is None else cases).items():
+        pa, py = group_statistics(dataset, protected)
+        out[title] = pd.concat([zeta_tradeoff(pa, py, e, n_zeta=n_zeta) for e in epsilons])
     return out
 
 

@@ -2,27 +2,30 @@
 
 :func:`kary_zeta_table` runs Section V-A's trend checks with OPT at the smallest
 feasible zeta (the paper) and at the committed variants
-(:func:`~ldpfair.papers.ghoukasian2025.build_kary_variants`), with the paired
+(:func:`~ldpfair.papers.ghoukasian2025.experiments.build_kary_variants`), with the paired
 OPT - GRR intervals of every miss; :func:`kary_cause` turns it into the ledger's
-cause. Both are importable from :mod:`ldpfair.papers.ghoukasian2025`.
+cause (:mod:`ldpfair.papers.ghoukasian2025.checks` uses both).
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 
-from .ghoukasian2025_report import METRIC_LABELS, paired_gaps
+from ...verdicts import Cause
+from .experiments import KARY_ZETA_VARIANTS
+from .report import METRIC_LABELS, paired_gaps
 
 __all__ = ["kary_zeta_table", "kary_cause"]
 
 
 def kary_zeta_table(lgbm: dict[str, pd.DataFrame], variants: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Figs. 3-5's V-A trend checks (:func:`lgbm_checks`) with OPT at each zeta, on the variants' seeds.
+    """Figs. 3-5's V-A trend checks with OPT at each zeta, on the variants' seeds.
+
+    The checks are :func:`~ldpfair.papers.ghoukasian2025.checks.lgbm_checks`.
 
     OPT at the smallest feasible zeta is read from the committed figure, OPT at
-    the other zetas from the committed variants (:func:`build_kary_variants`);
+    the other zetas from the committed variants
+    (:func:`~ldpfair.papers.ghoukasian2025.experiments.build_kary_variants`);
     every reading is compared with the committed GRR runs of the same seeds and
     epsilons (>= 1), so the rows differ only in OPT's zeta.
 
@@ -32,13 +35,13 @@ def kary_zeta_table(lgbm: dict[str, pd.DataFrame], variants: dict[str, pd.DataFr
         One row per (figure, zeta): checks passed, total, ``failed`` (where OPT's mean gap
         is not below GRR's, or "accuracy") and ``misses`` (how many such gap-epsilon
         pairs), ``misses within noise`` (how many of those have a paired 95% interval
-        of OPT - GRR, :func:`~ldpfair.papers.ghoukasian2025_report.paired_gaps`, that
+        of OPT - GRR, :func:`~ldpfair.papers.ghoukasian2025.report.paired_gaps`, that
         contains zero; ``noise`` gives them), ``below beyond noise`` (gap-epsilon
         pairs whose interval lies below zero), and OPT's and GRR's mean
         Delta_SP, Delta_EO, accuracy and the privatised training data's Delta'
         at the figure's largest epsilon.
     """
-    from .ghoukasian2025 import ACC_TOLERANCE, KARY_ZETA_VARIANTS, LARGE_EPSILON, lgbm_checks
+    from .checks import ACC_TOLERANCE, LARGE_EPSILON, lgbm_checks
 
     rows = []
     for fig in ("fig3", "fig4", "fig5"):
@@ -85,15 +88,13 @@ def kary_zeta_table(lgbm: dict[str, pd.DataFrame], variants: dict[str, pd.DataFr
     return pd.DataFrame(rows)
 
 
-def kary_cause(table: pd.DataFrame, fig: str) -> Any:
+def kary_cause(table: pd.DataFrame, fig: str) -> Cause:
     """The ledger's cause for one of Figs. 3-5, computed from :func:`kary_zeta_table`.
 
     ``explained`` when OPT at some zeta other than the smallest feasible one
     passes every trend check of the figure, ``unexplained`` otherwise (naming the
     closest zeta, most checks passed then fewest misses, and where it falls short).
     """
-    from ..verdicts import Cause
-
     part = table[table["figure"] == fig].set_index("zeta")
     paper_row = part.loc["smallest feasible (paper)"] if "smallest feasible (paper)" in part.index else None
     best = part.drop(index="smallest feasible (paper)", errors="ignore")
