@@ -106,7 +106,7 @@ def claims(found: Sequence[object]) -> Table:
 
 
 def regressions(regs: Mapping[str, pd.DataFrame]) -> Table:
-    """Least squares of log(paper / ours) (:func:`hamman2023_forensics.regression_table`)."""
+    """Least squares of log(paper / ours) (:func:`.forensics.regression_table`)."""
     frame = pd.concat({k: v.assign(R2=v.attrs["r2"], cells=v.attrs["cells"]) for k, v in regs.items()},
                       names=["paper / ours", "row"]).reset_index(level="row", drop=True).reset_index()
     digits = {c: ".3g" for c in ("coef",) if c in frame.columns}
@@ -209,7 +209,7 @@ def implied(imp: pd.DataFrame) -> Table:
 def clipping(comparison_: Mapping[str, pd.DataFrame]) -> Table:
     """Table 1's noiseless leakage under unclipped and clipped perturbed models.
 
-    ``comparison_`` is :func:`ldpfair.papers.hamman2023_forensics.clipping_comparison`;
+    ``comparison_`` is :func:`ldpfair.papers.hamman2023.forensics.clipping_comparison`;
     the legend line gives each reading's count of agreeing Table 1 numbers.
     """
     rows = comparison_["noiseless"].assign(full_recovery=lambda d: 100 * d["full_recovery"])
