@@ -7,7 +7,7 @@ Achieving privacy with smooth sensitivity*. Every experiment is a
 - :func:`adult_trial`: Adult (race White = 1 / Black = 0, never a feature), a
   gradient-boosted base model, ``n`` test individuals drawn at random from the
   held-out split, ``m`` perturbed copies of the base model (Uniform(-0.1, 0.1),
-  clipped), queries answered by a mechanism, Attribute-Reveal by compressed
+  not clipped: :data:`CLIP_MODELS`), queries answered by a mechanism, Attribute-Reveal by compressed
   sensing (Fig. 1, Table 1);
 - :func:`synthetic_trial`: ``n`` individuals of whom ``N0`` are disadvantaged,
   ``m`` random binary predictors (Fig. 2, Tables 2-3);
