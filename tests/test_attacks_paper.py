@@ -6,20 +6,22 @@ import numpy as np
 import pytest
 
 from ldpfair.experiments import Sweep
-from ldpfair.papers import hamman2023 as hm
+from ldpfair.papers.hamman2023 import SPEC
+from ldpfair.papers.hamman2023 import checks as hc
+from ldpfair.papers.hamman2023 import experiments as hm
 
 
 def test_profiles_declare_every_figure_and_table():
     names = {"accuracy", "fig1", "table1", "fig2", "table2", "table3", "fig4", "table4", "table1_reading",
              "table1_clipped"}
     for profile in ("quick", "paper"):
-        assert set(hm.PROFILES[profile]) == names
-        assert all(isinstance(s, Sweep) for s in hm.PROFILES[profile].values())
-    t1 = hm.PROFILES["paper"]["table1"]
+        assert set(SPEC.experiments(profile)) == names
+        assert all(isinstance(s, Sweep) for s in SPEC.experiments(profile).values())
+    t1 = SPEC.experiments("paper")["table1"]
     keys = {(p["n"], p["m"], p["epsilon"], p["mechanism"]) for p in t1.param_sets}
-    paper = {tuple(r) for r in hm.PAPER_TABLE1[["n", "m", "epsilon", "mechanism"]].itertuples(index=False)}
+    paper = {tuple(r) for r in hc.PAPER_TABLE1[["n", "m", "epsilon", "mechanism"]].itertuples(index=False)}
     assert paper <= keys
-    assert len(hm.PAPER_TABLE2) == 18 and len(hm.PAPER_TABLE3) == 16 and len(hm.PAPER_TABLE4) == 6
+    assert len(hc.PAPER_TABLE2) == 18 and len(hc.PAPER_TABLE3) == 16 and len(hc.PAPER_TABLE4) == 6
     with pytest.raises(ValueError, match="profile"):
         hm.build("full")
 

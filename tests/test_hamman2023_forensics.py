@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from ldpfair import attacks
-from ldpfair.papers import hamman2023_forensics as fx
+from ldpfair.papers.hamman2023 import forensics as fx
 
 
 def _pair_loss(b: float, bp: float, d: float) -> float:

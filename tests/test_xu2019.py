@@ -1,15 +1,16 @@
-"""Tests of the xu2019 paper declarations (ldpfair.papers.xu2019)."""
+"""Tests of the xu2019 paper package (ldpfair.papers.xu2019: declarations, published numbers, checks)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from ldpfair.papers import xu2019
+from ldpfair.papers.xu2019 import SPEC, checks
+from ldpfair.papers.xu2019 import experiments as xu2019
 
 
 def test_profiles_declare_every_target() -> None:
-    paper = xu2019.PROFILES["paper"]
+    paper = SPEC.experiments("paper")
     assert set(paper) == {"table1", "table2", "fig1", "convergence", "readings"}
     # adopted reading with the three encodings, v0 with compact features
     assert len(paper["table1"]) == 4 * 2 * len(xu2019.METHODS) * 10
@@ -21,16 +22,16 @@ def test_profiles_declare_every_target() -> None:
     assert {p["epsilon"] for p in paper["convergence"].param_sets} == set(xu2019.CONVERGENCE_EPSILONS)
     ratios = sorted({p["eps_f_ratio"] for p in paper["fig1"].param_sets})
     np.testing.assert_allclose(ratios, np.arange(1, 20) * 0.05)
-    quick = xu2019.PROFILES["quick"]
+    quick = SPEC.experiments("quick")
     assert {p["method"] for p in quick["table1"].param_sets} == set(xu2019.METHODS)
     with pytest.raises(ValueError, match="profile"):
         xu2019.build("slow")
 
 
 def test_published_tables() -> None:
-    assert len(xu2019.PAPER_TABLE1) == 10 and len(xu2019.PAPER_TABLE2) == 24
-    t1 = xu2019.PAPER_TABLE1.set_index(["dataset", "method"])
-    t2 = xu2019.PAPER_TABLE2.set_index(["dataset", "method", "epsilon"])
+    assert len(checks.PAPER_TABLE1) == 10 and len(checks.PAPER_TABLE2) == 24
+    t1 = checks.PAPER_TABLE1.set_index(["dataset", "method"])
+    t2 = checks.PAPER_TABLE2.set_index(["dataset", "method", "epsilon"])
     # Table 2 at epsilon = 1 repeats Table 1 (accuracy)
     for ds in ("adult", "dutch"):
         for m in ("PrivLR", "PFLR", "PFLR*"):
@@ -108,7 +109,7 @@ def test_published_agreement_uses_the_verdict_rules() -> None:
 
     rng = np.random.default_rng(0)
     rows = []
-    for r in xu2019.PAPER_TABLE1.to_dict("records"):
+    for r in checks.PAPER_TABLE1.to_dict("records"):
         for run in range(10):
             eps = 1.0 if r["method"] in xu2019.PRIVATE_METHODS else None
             rows.append({"dataset": r["dataset"], "method": r["method"], "epsilon": eps, "run": run,
@@ -116,7 +117,7 @@ def test_published_agreement_uses_the_verdict_rules() -> None:
                          "accuracy": r["accuracy"] + rng.normal(0, 1e-3), "rd": r["rd"] + 0.2})
     t1 = pd.DataFrame(rows)
     t2 = t1[t1.method.isin(xu2019.PRIVATE_METHODS)].copy()
-    out = xu2019.published_agreement(t1, t2, "compact", "paper")
+    out = checks.published_agreement(t1, t2, "compact", "paper")
     assert len(out) == 20 + 48
     missing = out[out.n == 0]  # our t2 has only the epsilon = 1 cells; the others count as disagreeing
     assert len(missing) == 36 and not missing.agrees.any()
@@ -130,45 +131,57 @@ def test_published_agreement_uses_the_verdict_rules() -> None:
 def test_scoreboard_follows_the_committed_results(monkeypatch, tmp_path) -> None:
     """Computed, not typed: every row by verdicts.score_item; with the results moved away, 'not yet'."""
     from ldpfair import verdicts
-    from ldpfair.scoreboard import committed
+    from ldpfair.papers import committed
 
-    board = xu2019.scoreboard()
+    board = checks.scoreboard()
     assert list(board["item"]) == ["Table 1", "Table 2", "Figure 1"]
     assert list(board.columns) == list(verdicts.ITEM_COLUMNS)
     verdicts.check_ledger(board)
-    agree = xu2019.published_agreement(committed("xu2019", "table1"), committed("xu2019", "table2"),
-                                       xu2019.SCOREBOARD_FEATURES, xu2019.SCOREBOARD_READING)
+    agree = checks.published_agreement(committed("xu2019", "table1"), committed("xu2019", "table2"),
+                                       checks.SCOREBOARD_FEATURES, checks.SCOREBOARD_READING)
     for item in ("Table 1", "Table 2"):
         a = agree[agree.table == item]["agrees"]
         row = board.set_index("item").loc[item]
         assert row["numbers"] == len(a) and row["share"] == a.mean()
         assert row["status"] == verdicts.status(a.tolist())[0]
-    claims = xu2019.committed_claims()
+    claims = checks.committed_claims()
     assert [c.id for c in claims] == ["C1", "C2", "C3"]
     assert all((c.cause is None) == (c.verdict == "reproduced") for c in claims)
     monkeypatch.setenv("LDPFAIR_RESULTS_DIR", str(tmp_path))
-    assert set(xu2019.scoreboard()["status"]) == {"not yet"}
-    assert xu2019.committed_claims() == []
+    assert set(checks.scoreboard()["status"]) == {"not yet"}
+    assert checks.committed_claims() == []
 
 
 def test_adopted_reading_lands_on_the_most_published_means() -> None:
     """The default is the reading with the largest agreement count, computed from the committed runs."""
-    from ldpfair.scoreboard import committed
+    from ldpfair.papers import committed
 
     readings = committed("xu2019", "readings")
     if not len(readings):
         pytest.skip("no committed readings results")
-    rt = xu2019.readings_table(readings).set_index("reading")
+    rt = checks.readings_table(readings).set_index("reading")
     assert set(rt.index) == set(xu2019.READINGS)
     assert (rt["Table 1"] + rt["Table 2"] == rt["total"]).all()
     assert (rt["adult"] + rt["dutch"] == rt["total"]).all()
     assert rt["total"].max() <= 68
     # the adopted reading meets the issue's goal and beats every reading that undoes one of its two
     # decisions (PFLR*'s shift as constraint, PFLR's exact penalty): v1 and the other PFLR rules
-    adopted = rt.loc[xu2019.SCOREBOARD_READING, "total"]
+    adopted = rt.loc[checks.SCOREBOARD_READING, "total"]
     assert adopted >= 55
     assert adopted > max(rt.loc[r, "total"] for r in ("v1", "paper+abs", "paper+signed", "v0"))
     # and the tables' own cells (computed separately) agree with the readings sweep's count for it
     t1, t2 = committed("xu2019", "table1"), committed("xu2019", "table2")
-    n_tables = int(xu2019.published_agreement(t1, t2, "compact", "paper")["agrees"].sum())
+    n_tables = int(checks.published_agreement(t1, t2, "compact", "paper")["agrees"].sum())
     assert n_tables == rt.loc["paper", "total"]
+
+
+def test_profile_overrides_reach_the_sweeps() -> None:
+    """SPEC.experiments and build apply the same overrides; a name the profile lacks is refused."""
+    quick = SPEC.experiments("quick", runs=3, datasets=("adult",))
+    assert {p["run"] for p in quick["table1"].param_sets} == {0, 1, 2}
+    assert {p["dataset"] for p in quick["table2"].param_sets} == {"adult"}
+    same = xu2019.build("quick", runs=3, datasets=("adult",))["table1"]
+    assert [t.key for t in same.tasks()] == [t.key for t in quick["table1"].tasks()]
+    assert [t.key for t in SPEC.experiments("quick")["table1"].tasks()] != [t.key for t in same.tasks()]
+    with pytest.raises(ValueError, match="unknown parameter.*'run'"):
+        SPEC.experiments("quick", run=3)

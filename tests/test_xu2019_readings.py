@@ -24,7 +24,7 @@ from ldpfair.functional import (
     shift_sensitivity,
     taylor_coefficients,
 )
-from ldpfair.papers import xu2019
+from ldpfair.papers.xu2019 import experiments as xu2019
 
 
 def _data(n: int = 800, d: int = 5, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import attacks
-from .._validation import check_choice
+from ... import attacks
+from ..._validation import check_choice
 
 __all__ = [
     "STATISTICS",
@@ -57,10 +57,11 @@ TRIM = 0.1
 _DECIMALS = {"Table 1": 1, "Table 2": 1, "Table 3": 1, "Table 4": 1}
 
 
-def _paper():
-    from . import hamman2023 as hm
+def _paper() -> Any:
+    """The chapter's checks (published numbers, committed results), imported when first needed."""
+    from . import checks
 
-    return hm
+    return checks
 
 
 def published_cells(results: dict[str, pd.DataFrame] | None = None) -> pd.DataFrame:
@@ -75,13 +76,13 @@ def published_cells(results: dict[str, pd.DataFrame] | None = None) -> pd.DataFr
         runs' ``(N1, N0)``), ``N1, N0`` (their means), ``ours_err`` (our mean error,
         Theorem 5), ``ours_median_err`` and ``ours_leakage`` (means over our runs).
     """
-    hm = _paper()
-    res = results if results is not None else hm.results("paper")
-    specs = [("Table 1", "table1", hm.PAPER_TABLE1, ["n", "m", "epsilon", "mechanism"]),
-             ("Table 2", "table2", hm.PAPER_TABLE2.assign(epsilon=100.0, mechanism="conceal"),
+    hc = _paper()
+    res = results if results is not None else hc.committed_results()
+    specs = [("Table 1", "table1", hc.PAPER_TABLE1, ["n", "m", "epsilon", "mechanism"]),
+             ("Table 2", "table2", hc.PAPER_TABLE2.assign(epsilon=100.0, mechanism="conceal"),
               ["n", "n0", "m"]),
-             ("Table 3", "table3", hm.PAPER_TABLE3.assign(mechanism="conceal"), ["n", "n0", "epsilon"]),
-             ("Table 4", "table4", hm.PAPER_TABLE4.assign(mechanism="conceal"), ["m", "epsilon"])]
+             ("Table 3", "table3", hc.PAPER_TABLE3.assign(mechanism="conceal"), ["n", "n0", "epsilon"]),
+             ("Table 4", "table4", hc.PAPER_TABLE4.assign(mechanism="conceal"), ["m", "epsilon"])]
     rows: list[dict[str, Any]] = []
     for table, name, pub, by in specs:
         ours = res[name]
@@ -356,13 +357,13 @@ def clipping_comparison(results: dict[str, pd.DataFrame] | None = None) -> dict[
         mechanisms' runs: without noise they differ only by their draws), the
         paper's value and the verdict of :func:`ldpfair.verdicts.compare_welch`
         (printed as an integer); ``"counts"``: per variant and metric, how many of
-        Table 1's published numbers agree (:func:`ldpfair.papers.hamman2023.published_comparison`).
+        Table 1's published numbers agree (:func:`ldpfair.papers.hamman2023.checks.published_comparison`).
     """
-    from .. import verdicts
+    from ... import verdicts
 
-    hm = _paper()
-    res = results if results is not None else hm.results("paper")
-    pub = hm.PAPER_TABLE1
+    hc = _paper()
+    res = results if results is not None else hc.committed_results()
+    pub = hc.PAPER_TABLE1
     pub0 = pub[~np.isfinite(pub["epsilon"].astype(float))].drop_duplicates(["n", "m"])
     rows, counts = [], []
     for variant, name in CLIP_VARIANTS.items():
@@ -376,7 +377,7 @@ def clipping_comparison(results: dict[str, pd.DataFrame] | None = None) -> dict[
             rows.append({"variant": variant, "n": int(rec.n), "m": int(rec.m), "paper": float(rec.leakage),
                          "ours": cmp["ours"], "halfwidth": cmp["halfwidth"], "runs": cmp["n"],
                          "full_recovery": float((runs == 100.0).mean()), "agrees": cmp["agrees"]})
-        cmp = hm.published_comparison({**res, "table1": frame})["Table 1"]
+        cmp = hc.published_comparison({**res, "table1": frame})["Table 1"]
         for metric, sub in cmp.groupby("metric"):
             counts.append({"variant": variant, "metric": metric, "agree": int(sub["agrees"].sum()),
                            "of": int(len(sub))})
@@ -400,10 +401,10 @@ def compute(results: str | None = None, *, reps: int = 200, seed: int = 2023) ->
     from datetime import UTC, datetime
     from pathlib import Path
 
-    from .. import __version__
-    from ..experiments.cache import atomic_write_text
-    from ..experiments.notebooks import results_dir
-    from ..experiments.results import stamp_results
+    from ... import __version__
+    from ...experiments.cache import atomic_write_text
+    from ...experiments.notebooks import results_dir
+    from ...experiments.results import stamp_results
 
     root = Path(results) if results is not None else results_dir("hamman2023")
     start = time.perf_counter()
@@ -415,7 +416,7 @@ def compute(results: str | None = None, *, reps: int = 200, seed: int = 2023) ->
     root.mkdir(parents=True, exist_ok=True)
     for name, frame in frames.items():
         frame.to_csv(root / f"{name}.csv.gz", index=False, compression={"method": "gzip", "mtime": 0})
-        meta = {"name": name, "producer": "ldpfair.papers.hamman2023_forensics.compute", "reps": reps,
+        meta = {"name": name, "producer": "ldpfair.papers.hamman2023.forensics.compute", "reps": reps,
                 "seed": seed, "cells": int(len(cells)), "code_version": __version__,
                 "date": datetime.now(UTC).isoformat(timespec="seconds"), "wall_time_s": round(wall, 1)}
         atomic_write_text(root / f"{name}.meta.json", json.dumps(meta, indent=2) + "\n")
@@ -425,11 +426,11 @@ def compute(results: str | None = None, *, reps: int = 200, seed: int = 2023) ->
 
 def load(name: str) -> pd.DataFrame:
     """A committed forensic summary (:data:`SUMMARIES`), checked against its recorded sha256."""
-    from ..experiments.notebooks import results_dir
-    from ..experiments.results import check_results_file
+    from ...experiments.notebooks import results_dir
+    from ...experiments.results import check_results_file
 
     check_choice(name, list(SUMMARIES), "name")
     path = results_dir("hamman2023") / f"{name}.csv.gz"
     if not path.exists():
-        raise FileNotFoundError(f"{path} is missing: run ldpfair.papers.hamman2023_forensics.compute()")
+        raise FileNotFoundError(f"{path} is missing: run ldpfair.papers.hamman2023.forensics.compute()")
     return check_results_file(path, require_key=False)

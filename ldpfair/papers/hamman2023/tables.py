@@ -1,7 +1,7 @@
 """The tables of the hamman2023 chapter as a reader sees them (:mod:`ldpfair.tables`).
 
-Each function takes what :mod:`ldpfair.papers.hamman2023`,
-:mod:`~ldpfair.papers.hamman2023_forensics` or :func:`ldpfair.reporting.side_by_side`
+Each function takes what :mod:`ldpfair.papers.hamman2023.checks`,
+:mod:`~ldpfair.papers.hamman2023.forensics` or :func:`ldpfair.reporting.side_by_side`
 computes and returns a :class:`ldpfair.tables.Table`: human labels (N₀ for ``n0``,
 "Avg. SP err (×10⁻³)" for ``avg_sp_err_e3``), the paper's precision, agreement as
 ✓ / ✗ with a legend, missing values as an em dash, key columns first.
@@ -13,10 +13,10 @@ from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
-from .. import attacks
-from ..datasets import cards
-from ..reporting import claims_table
-from ..tables import Table, checks, comparison, table
+from ... import attacks
+from ...datasets import cards
+from ...reporting import claims_table
+from ...tables import Table, checks, comparison, table
 
 __all__ = ["LABELS", "data_cards", "coverage", "attacks_table", "sensitivities", "published",
            "accuracy", "claims", "regressions", "readings", "best_readings", "reading_cells",
@@ -106,7 +106,7 @@ def claims(found: Sequence[object]) -> Table:
 
 
 def regressions(regs: Mapping[str, pd.DataFrame]) -> Table:
-    """Least squares of log(paper / ours) (:func:`hamman2023_forensics.regression_table`)."""
+    """Least squares of log(paper / ours) (:func:`.forensics.regression_table`)."""
     frame = pd.concat({k: v.assign(R2=v.attrs["r2"], cells=v.attrs["cells"]) for k, v in regs.items()},
                       names=["paper / ours", "row"]).reset_index(level="row", drop=True).reset_index()
     digits = {c: ".3g" for c in ("coef",) if c in frame.columns}
@@ -168,7 +168,7 @@ def table1_readings(summary: pd.DataFrame, paper: pd.DataFrame) -> Table:
 
     ``summary`` is :func:`ldpfair.reporting.summarise` of the ``table1_reading`` results
     (``rms_sp_err_mean``, ``leakage_mean`` per ``noise_reading``); ``paper`` is
-    :data:`hamman2023.PAPER_TABLE1`.
+    :data:`ldpfair.papers.hamman2023.checks.PAPER_TABLE1`.
     """
     key = ["n", "m", "epsilon", "mechanism"]
     s = summary.assign(rms_sp_err_e3=1000 * summary["rms_sp_err_mean"])
@@ -209,7 +209,7 @@ def implied(imp: pd.DataFrame) -> Table:
 def clipping(comparison_: Mapping[str, pd.DataFrame]) -> Table:
     """Table 1's noiseless leakage under unclipped and clipped perturbed models.
 
-    ``comparison_`` is :func:`ldpfair.papers.hamman2023_forensics.clipping_comparison`;
+    ``comparison_`` is :func:`ldpfair.papers.hamman2023.forensics.clipping_comparison`;
     the legend line gives each reading's count of agreeing Table 1 numbers.
     """
     rows = comparison_["noiseless"].assign(full_recovery=lambda d: 100 * d["full_recovery"])

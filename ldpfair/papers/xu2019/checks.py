@@ -1,78 +1,91 @@
-"""Xu, Yuan & Wu (2019): the chapter's tables, claims and ledger (agreement with the published means).
+"""Xu, Yuan & Wu (2019): the published numbers, their agreement with ours, the claims and the scoreboard.
 
-Split from :mod:`ldpfair.papers.xu2019`, which re-exports every public name.
+Every verdict is made by :mod:`ldpfair.verdicts` on the committed paper-profile results
+(read with :func:`ldpfair.papers.committed`): each published mean of Tables 1-2
+(:func:`published_agreement`), each reading of :data:`~.experiments.READINGS`
+(:func:`readings_table`), the claims (:func:`claims`) and one scoreboard row per table
+and figure (:func:`scoreboard`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .. import tables, verdicts
-from .._validation import check_choice
-from ..reporting import Claim
-from ..tables import Table
-from ..verdicts import Cause
-from .xu2019 import (
-    PAPER_TABLE1,
-    PAPER_TABLE2,
-    PRIVATE_METHODS,
-    READING_KEYS,
-    READINGS,
-    _of,
-    noise_variance,
+from ... import verdicts
+from ..._validation import check_choice
+from ...reporting import Claim
+from ...verdicts import Cause
+from .diagnostics import INDEFINITE_TOL
+from .experiments import PRIVATE_METHODS, READING_KEYS, READINGS, noise_variance
+
+__all__ = [
+    "PAPER_TABLE1",
+    "PAPER_TABLE2",
+    "PAPER_DECIMALS",
+    "PAPER_RUNS",
+    "SCOREBOARD_FEATURES",
+    "SCOREBOARD_READING",
+    "claims",
+    "committed_claims",
+    "published_agreement",
+    "readings_table",
+    "scoreboard",
+]
+
+# --------------------------------------------------------------------------- published numbers
+_T1 = {
+    ("adult", "LR"): (0.8380, 0.0023, 0.1577, 0.0064),
+    ("adult", "PrivLR"): (0.7238, 0.0612, 0.0502, 0.0581),
+    ("adult", "FairLR"): (0.7739, 0.0521, 0.0095, 0.0071),
+    ("adult", "PFLR"): (0.7400, 0.0182, 0.0213, 0.0258),
+    ("adult", "PFLR*"): (0.7552, 0.0092, 0.0053, 0.0070),
+    ("dutch", "LR"): (0.8164, 0.0048, 0.1747, 0.0033),
+    ("dutch", "PrivLR"): (0.6412, 0.0458, 0.0739, 0.0574),
+    ("dutch", "FairLR"): (0.7673, 0.0064, 0.0299, 0.0067),
+    ("dutch", "PFLR"): (0.6278, 0.0408, 0.0206, 0.0204),
+    ("dutch", "PFLR*"): (0.6482, 0.0188, 0.0430, 0.0265),
+}
+#: Table 1 of the paper (epsilon = 1, epsilon_f = epsilon / 2): mean and std over 10 runs.
+PAPER_TABLE1 = pd.DataFrame(
+    [{"dataset": d, "method": m, "accuracy": v[0], "accuracy_std": v[1], "rd": v[2], "rd_std": v[3]}
+     for (d, m), v in _T1.items()]
+)
+_T2 = {
+    "adult": {
+        "PrivLR": [(0.6263, 0.1480, 0.0883, 0.0805), (0.7238, 0.0612, 0.0502, 0.0581),
+                   (0.7270, 0.0877, 0.1459, 0.0798), (0.8295, 0.0032, 0.1624, 0.0116)],
+        "PFLR": [(0.6172, 0.1187, 0.0351, 0.0493), (0.7400, 0.0182, 0.0213, 0.0258),
+                 (0.7631, 0.0155, 0.0338, 0.0255), (0.7835, 0.0318, 0.0332, 0.0243)],
+        "PFLR*": [(0.7491, 0.0040, 0.0028, 0.0039), (0.7552, 0.0092, 0.0053, 0.0070),
+                  (0.7632, 0.0093, 0.0204, 0.0140), (0.7913, 0.0200, 0.0234, 0.0189)],
+    },
+    "dutch": {
+        "PrivLR": [(0.5241, 0.0396, 0.0317, 0.0187), (0.6412, 0.0458, 0.0739, 0.0574),
+                   (0.7239, 0.0902, 0.1346, 0.0563), (0.8154, 0.0042, 0.1687, 0.0054)],
+        "PFLR": [(0.5069, 0.0459, 0.0441, 0.0245), (0.6278, 0.0408, 0.0206, 0.0204),
+                 (0.7282, 0.0493, 0.0211, 0.0152), (0.7681, 0.0054, 0.0301, 0.0085)],
+        "PFLR*": [(0.6158, 0.0239, 0.0516, 0.0204), (0.6482, 0.0188, 0.0460, 0.0265),
+                  (0.7080, 0.0329, 0.0220, 0.0208), (0.7618, 0.0144, 0.0250, 0.0128)],
+    },
+}
+#: Table 2 of the paper (epsilon_f = epsilon / 2 for PFLR*). Note Dutch PFLR* at epsilon = 1 has
+#: RD 0.0460 here but 0.0430 in Table 1 (the paper's own inconsistency).
+PAPER_TABLE2 = pd.DataFrame(
+    [{"dataset": d, "method": m, "epsilon": e, "accuracy": v[0], "accuracy_std": v[1], "rd": v[2],
+      "rd_std": v[3]}
+     for d, per in _T2.items() for m, vals in per.items()
+     for e, v in zip((0.1, 1.0, 10.0, 100.0), vals, strict=True)]
 )
 
-#: Human labels of the chapter's columns.
-LABELS = {"method": "method", "epsilon": "ε", "eps_f_ratio": "ε_f/ε", "features": "encoding",
-          "reading": "reading", "accuracy": "accuracy (ours)", "accuracy_paper": "accuracy (paper)",
-          "accuracy_diff": "accuracy diff",
-          "rd": "RD (ours)", "rd_paper": "RD (paper)", "rd_diff": "RD diff", "remedy": "trimmed",
-          "halfwidth": "95% halfwidth", "ours v0": "ours (v0)", "ours": "ours", "paper": "paper",
-          "metric": "metric", "table": "table"}
 
-
-def table(results: pd.DataFrame, paper: pd.DataFrame, by: Sequence[str], caption: str | None = None) -> Table:
-    """Our mean ± std next to the paper's, with differences of the means (an ``ldpfair.tables`` table).
-
-    Parameters
-    ----------
-    results : DataFrame
-        Tidy sweep results (one row per run).
-    paper : DataFrame
-        :data:`PAPER_TABLE1` or :data:`PAPER_TABLE2`.
-    by : sequence of str
-        Identifying columns (e.g. ``["dataset", "method"]``).
-    caption : str, optional
-        The table's caption.
-
-    Returns
-    -------
-    ldpfair.tables.Table
-        Four decimals (the paper's precision); ``trimmed``: share of fits whose noisy
-        form still had negative curvature after the remedy's ridge.
-    """
-    by = list(by)
-    g = results.groupby(by, sort=False)[["accuracy", "rd", "remedy_triggered"]]
-    ours = g.mean().join(g.std(ddof=1), rsuffix="_std").reset_index()
-    keys = [c for c in by if c in paper.columns]
-    merged = ours.merge(paper, on=keys, how="left", suffixes=("", "_paper"))
-    out = merged[by].copy()
-    for m in ("accuracy", "rd"):
-        out[m], out[f"{m}_sd"] = merged[m], merged[f"{m}_std"]
-        out[f"{m}_paper"], out[f"{m}_paper_sd"] = merged[f"{m}_paper"], merged[f"{m}_std_paper"]
-        out[f"{m}_diff"] = merged[m] - merged[f"{m}_paper"]
-    out["remedy"] = merged["remedy_triggered"]
-    digits: dict[str, int | str] = {"default": 4, "remedy": "%"}
-    if "epsilon" in out:
-        digits["epsilon"] = "g"
-    return tables.table(out, caption=caption, key=by, labels=LABELS, digits=digits,
-                        pm={"accuracy": "accuracy_sd", "accuracy_paper": "accuracy_paper_sd",
-                            "rd": "rd_sd", "rd_paper": "rd_paper_sd"})
+def _of(frame: pd.DataFrame, features: str, reading: str) -> pd.DataFrame:
+    """Rows of one feature encoding and reading (frames without a ``reading`` column are ``"v0"``)."""
+    rd = frame["reading"] if "reading" in frame else pd.Series("v0", index=frame.index)
+    return frame[(frame["features"] == features) & (rd == reading)]
 
 
 def _welch_greater(a: np.ndarray, b: np.ndarray) -> float:
@@ -166,35 +179,6 @@ def claims(table1: pd.DataFrame, table2: pd.DataFrame, features: str, reading: s
                                  "why-pflr-did-not-recover")))
     # a cause belongs to the ledger only where the claim is not reproduced
     return [c if c.verdict != "reproduced" else dataclasses.replace(c, cause=None) for c in out]
-
-
-#: An eigenvalue below ``-INDEFINITE_TOL`` counts as negative (the noiseless forms are singular, their
-#: zero eigenvalues come out as about -1e-12 by rounding; the largest are about 1e4).
-INDEFINITE_TOL = 1e-6
-
-
-def remedy_summary(frame: pd.DataFrame) -> pd.DataFrame:
-    """Per reading, method and epsilon: how often the noisy quadratic form was indefinite.
-
-    ``indefinite``: share of fits whose symmetrised noisy form had a negative
-    eigenvalue below ``-INDEFINITE_TOL`` (the objective is unbounded below without a
-    remedy); ``trimmed``:
-    share where directions of negative curvature were left *after* the remedy's ridge
-    and spectral trimming removed them (the ``remedy_triggered`` flag); ``min eig``:
-    mean smallest eigenvalue of the noisy form, next to that of the noiseless form.
-    """
-    priv = frame[frame["method"].isin(PRIVATE_METHODS)]
-    g = priv.groupby(["reading", "dataset", "method", "epsilon"], sort=True)
-    out = pd.DataFrame({
-        "fits": g.size(),
-        "indefinite": g["min_eig_noisy"].apply(lambda v: float((v < -INDEFINITE_TOL).mean())),
-        "trimmed": g["remedy_triggered"].mean(),
-        "min eig (noisy)": g["min_eig_noisy"].mean(),
-        "min eig (noiseless)": g["min_eig_clean"].mean(),
-        "accuracy": g["accuracy"].mean(),
-        "rd": g["rd"].mean(),
-    })
-    return out.reset_index()
 
 
 # --------------------------------------------------------------------------- agreement with the paper
@@ -325,7 +309,7 @@ def _figure_cause(trends: dict[str, bool], rd_max: float) -> Cause:
 
 
 def _committed_tables() -> dict[str, pd.DataFrame]:
-    from ..scoreboard import committed
+    from .. import committed
 
     return {name: committed("xu2019", name) for name in ("table1", "table2", "fig1", "readings")}
 
@@ -381,36 +365,9 @@ def scoreboard() -> pd.DataFrame:
 
 def committed_claims() -> list[Claim]:
     """The chapter's claims (:func:`claims`) on the committed results, as the scoreboard shows them."""
-    from ..scoreboard import committed
+    from .. import committed
 
     t1, t2 = committed("xu2019", "table1"), committed("xu2019", "table2")
     if not len(t1) or not len(t2):
         return []
     return claims(t1, t2, SCOREBOARD_FEATURES, SCOREBOARD_READING)
-
-
-def neutral_weight(dataset: str, features: str = "compact", run: int = 0) -> dict[str, float]:
-    """The fairness weights at which the noiseless shifted Taylor models meet ``g_D(w) = 0``.
-
-    The noiseless model of a shift ``v`` with weight ``alpha`` is
-    ``w(alpha) = -1/2 M^+ (lambda_1 + alpha v)``; its covariance ``mu @ w(alpha)`` is
-    linear in ``alpha`` and vanishes at ``alpha* = -(mu @ M^+ lambda_1) / (mu @ M^+ v)``
-    (training part of the ``run``-th split).
-
-    Returns
-    -------
-    dict
-        ``signed`` (``v = mu``: PFLR*'s shift, v0's PFLR) and ``abs`` (``v = sum |s - s_bar| x``:
-        the literal rule of Algorithm 1).
-    """
-    from ..functional import fairness_shift, taylor_coefficients
-    from .xu2019 import load_xy, split_indices
-
-    X, y, s, _ = load_xy(dataset, features)
-    tr, _ = split_indices(len(y), run)
-    lam1, lam2 = taylor_coefficients(X[tr], y[tr])
-    mu = fairness_shift(X[tr], s[tr])
-    absv = X[tr].T @ np.abs(s[tr] - s[tr].mean())
-    pinv = np.linalg.pinv((lam2 + lam2.T) / 2.0, rcond=1e-10, hermitian=True)
-    base = float(mu @ pinv @ lam1)
-    return {"signed": -base / float(mu @ pinv @ mu), "abs": -base / float(mu @ pinv @ absv)}

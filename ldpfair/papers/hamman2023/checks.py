@@ -1,352 +1,45 @@
-"""hamman2023: experiment declarations, published numbers and claim checks.
+"""hamman2023: the published numbers, their comparison with ours, the claims and the scoreboard.
 
-Hamman, Chen & Dutta (2023), *Can querying for bias leak protected attributes?
-Achieving privacy with smooth sensitivity*. Every experiment is a
-:class:`~ldpfair.experiments.Sweep` of one of three trial functions:
-
-- :func:`adult_trial`: Adult (race White = 1 / Black = 0, never a feature), a
-  gradient-boosted base model, ``n`` test individuals drawn at random from the
-  held-out split, ``m`` perturbed copies of the base model (Uniform(-0.1, 0.1),
-  clipped), queries answered by a mechanism, Attribute-Reveal by compressed
-  sensing (Fig. 1, Table 1);
-- :func:`synthetic_trial`: ``n`` individuals of whom ``N0`` are disadvantaged,
-  ``m`` random binary predictors (Fig. 2, Tables 2-3);
-- :func:`german_trial`: German credit (sex), the whole data set queried with
-  perturbed copies of a base model (Fig. 4, Table 4).
-
-Each returns the average absolute query error ``avg_sp_err``, the ``leakage``
-(Definition 5.1, %) and the number of recovered attributes. Base models are
-trained once per process (``functools.lru_cache`` keyed by ``model_seed``, a
-parameter of the sweep); everything else is drawn from the sweep's ``rng``.
+Every verdict is made by :mod:`ldpfair.verdicts` (one set of rules) on the committed
+paper-profile results (:func:`committed_results`): the published Tables 1-4 number by
+number (:func:`published_comparison`), the errors the text quotes for Figs. 1b, 3 and 4b
+(:func:`quoted_errors`), the claims (:func:`claims`) and one scoreboard row per figure
+and table (:func:`scoreboard`).
 """
 
 from __future__ import annotations
 
-import functools
 import math
-import os
-import time
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .. import attacks
-from ..experiments import Sweep, run, save_results
-from ..identity import versioned
-from ..reporting import Claim
-from ..verdicts import Cause
+from ... import attacks, verdicts
+from ...reporting import Claim
+from ...verdicts import Cause
+from .experiments import example, m_rule
 
 __all__ = [
-    "PROFILES",
-    "build",
-    "adult_trial",
-    "synthetic_trial",
-    "german_trial",
-    "model_accuracy",
-    "m_rule",
-    "example",
-    "compute",
     "PAPER_TABLE1",
     "PAPER_TABLE2",
     "PAPER_TABLE3",
     "PAPER_TABLE4",
     "PAPER_NUMBERS",
+    "ERRORS_LABEL",
+    "with_units",
+    "committed_results",
     "claims",
+    "committed_claims",
+    "published_comparison",
+    "quoted_errors",
+    "forensic_summary",
+    "metric_sentence",
+    "scoreboard",
 ]
 
 INF = math.inf
-#: Width of the uniform perturbation of the base model's outputs (Algorithm 2).
-WIDTH = 0.1
-#: Share of the data held out for the test draws (the paper does not give its split).
-TEST_SIZE = 0.3
-#: Whether Algorithm 2's perturbed models are clipped to [0, 1]. The paper adds Uniform(-0.1, 0.1)
-#: noise "to each output of the base model" and says nothing of clipping; unclipped outputs are what
-#: lands on the published noiseless leakage (Table 1: 100% at n = 1000, m = 400); clipping, our first
-#: reading, is the variant ``table1_clipped``; the noise-readings experiment ``table1_reading`` keeps
-#: the clipped models it was computed with (its errors do not depend on the models).
-CLIP_MODELS = False
-#: Readings of the noise scale run as variants of Table 1 (the two closest to the published errors;
-#: see :mod:`ldpfair.papers.hamman2023_forensics`).
-READING_VARIANTS: tuple[str, ...] = ("per_query_no_factor6", "per_query")
-
-
-# --------------------------------------------------------------------------- base models
-@functools.lru_cache(maxsize=4)
-def base_model(dataset: str, model_seed: int) -> dict[str, Any]:
-    """Train the base model ``h0`` once per process; return its held-out outputs.
-
-    A :class:`sklearn.ensemble.HistGradientBoostingClassifier` (categorical
-    attributes native, no early stopping, ``random_state = model_seed``) trained
-    on 70% of the data without the protected attribute.
-
-    Returns
-    -------
-    dict
-        ``proba`` (h0 on the held-out rows; on every row for German, whose
-        whole data set is queried), ``y``, ``a`` (aligned with ``proba``),
-        ``accuracy`` (held-out accuracy of ``h0 >= 0.5``), ``y_test``,
-        ``proba_test``.
-    """
-    from sklearn.ensemble import HistGradientBoostingClassifier
-    from sklearn.model_selection import train_test_split
-
-    from ..datasets import load
-
-    if dataset == "adult":
-        ds = load("adult_uci", variant="hamman")
-    elif dataset == "german":
-        ds = load("german", variant="hamman")
-    else:
-        raise ValueError(f"dataset must be 'adult' or 'german', got {dataset!r}")
-    features = [c for c in ds.features if c != ds.protected]
-    X = ds.frame[features]  # noqa: N806
-    y, a = ds.y, ds.a
-    idx = np.arange(ds.n)
-    train, test = train_test_split(idx, test_size=TEST_SIZE, stratify=y, random_state=model_seed)
-    model = HistGradientBoostingClassifier(
-        categorical_features=[c not in ds.numeric for c in features],
-        early_stopping=False, random_state=model_seed,
-    )
-    model.fit(X.iloc[train], y[train])
-    proba_all = model.predict_proba(X)[:, 1]
-    acc = float(np.mean((proba_all[test] >= 0.5) == y[test]))
-    rows = idx if dataset == "german" else test
-    return {"proba": proba_all[rows], "y": y[rows], "a": a[rows], "accuracy": acc,
-            "y_test": y[test], "proba_test": proba_all[test]}
-
-
-def m_rule(n: int, n0: int, c: float = 2.0) -> int:
-    """``m = ceil(c N0 ln(n / N0))`` (Theorem 2's ``O(N0 log(n/N0))``), at most ``n``."""
-    return int(min(n, math.ceil(c * n0 * math.log(n / n0))))
-
-
-# --------------------------------------------------------------------------- trials
-def _attack(H: np.ndarray, a: np.ndarray, epsilon: float, mechanism: str,  # noqa: N803
-            rng: np.random.Generator, noise_reading: str | None = None,
-            bounded: bool = True) -> dict[str, Any]:
-    """One Attribute-Reveal run on (noisy) SP answers.
-
-    ``noise_reading=None`` is Theorem 5's scale with the columns of the committed
-    paper experiments; a reading named explicitly (the readings experiment, even
-    ``"theorem5"``) also returns ``rms_sp_err``, which those files do not have.
-    ``bounded=False`` lets ``H`` hold unclipped scores (:data:`CLIP_MODELS`).
-    """
-    n1, n0 = attacks.group_sizes(a)
-    sp = attacks.sp_queries(H, a, bounded=bounded)
-    answered = attacks.answer_queries(sp, n1, n0, epsilon, mechanism, rng,
-                                      noise_reading=noise_reading or "theorem5")
-    res = attacks.reveal_compressed(H, answered, n1, n0, bounded=bounded)
-    na, nb = attacks.recovered(a, res.a_hat)
-    err = np.abs(answered - sp)
-    out = {"N1": n1, "N0": n0, "avg_sp_err": float(np.mean(err)), "median_sp_err": float(np.median(err))}
-    if noise_reading is not None:
-        out["rms_sp_err"] = float(np.sqrt(np.mean(err ** 2)))
-    out.update(leakage=attacks.leakage(a, res.a_hat), recovered=na + nb, recovered_adv=na, recovered_dis=nb)
-    return out
-
-
-@versioned("aae6c1a65a94", name="ldpfair.papers.hamman2023.adult_trial")
-def adult_trial(n: int, m: int, epsilon: float, mechanism: str, model_seed: int,
-                rng: np.random.Generator, clip_models: bool = CLIP_MODELS) -> dict[str, Any]:
-    """One Adult run (Fig. 1, Table 1): draw ``n`` test individuals, query ``m`` perturbed models.
-
-    ``clip_models``: clip the perturbed outputs to ``[0, 1]`` (see :data:`CLIP_MODELS`).
-    """
-    base = base_model("adult", model_seed)
-    while True:  # both groups must be present (N0 >= 1); practically one draw
-        rows = rng.choice(base["a"].shape[0], size=n, replace=False)
-        a = base["a"][rows]
-        if 0 < a.sum() < n:
-            break
-    H = attacks.perturbed_models(base["proba"][rows], m, rng, width=WIDTH, clip=clip_models)  # noqa: N806
-    acc = np.mean((H >= 0.5) == base["y"][rows][None, :], axis=1)
-    out = _attack(H, a, epsilon, mechanism, rng, bounded=clip_models)
-    out.update(models_accuracy=float(100 * acc.mean()), base_accuracy=100 * base["accuracy"])
-    return out
-
-
-@versioned("00bf70cfd11c", name="ldpfair.papers.hamman2023.adult_reading_trial")
-def adult_reading_trial(n: int, m: int, epsilon: float, mechanism: str, model_seed: int, noise_reading: str,
-                        rng: np.random.Generator) -> dict[str, Any]:
-    """:func:`adult_trial` with the noise scale under another reading (:func:`ldpfair.attacks.noise_scale`).
-
-    Also returns ``rms_sp_err``, the root-mean-square error of the run's answers.
-    """
-    base = base_model("adult", model_seed)
-    while True:
-        rows = rng.choice(base["a"].shape[0], size=n, replace=False)
-        a = base["a"][rows]
-        if 0 < a.sum() < n:
-            break
-    H = attacks.perturbed_models(base["proba"][rows], m, rng, width=WIDTH)  # noqa: N806
-    return _attack(H, a, epsilon, mechanism, rng, noise_reading=noise_reading)
-
-
-@versioned("fa77a926338b", name="ldpfair.papers.hamman2023.synthetic_trial")
-def synthetic_trial(n: int, n0: int, m: int, epsilon: float, mechanism: str,
-                    rng: np.random.Generator) -> dict[str, Any]:
-    """One synthetic run (Fig. 2, Tables 2-3): ``N0`` of ``n`` disadvantaged, ``m`` random binary models."""
-    from ..datasets.others import hamman_attributes
-
-    a = hamman_attributes(n, n0, rng)
-    H = attacks.random_binary_models(m, n, rng)  # noqa: N806
-    return _attack(H, a, epsilon, mechanism, rng)
-
-
-@versioned("e9d58fe512ce", name="ldpfair.papers.hamman2023.german_trial")
-def german_trial(m: int, epsilon: float, mechanism: str, model_seed: int,
-                 rng: np.random.Generator, clip_models: bool = CLIP_MODELS) -> dict[str, Any]:
-    """One German-credit run (Fig. 4, Table 4): all 1,000 applicants, ``m`` perturbed models."""
-    base = base_model("german", model_seed)
-    H = attacks.perturbed_models(base["proba"], m, rng, width=WIDTH, clip=clip_models)  # noqa: N806
-    return _attack(H, base["a"], epsilon, mechanism, rng, bounded=clip_models)
-
-
-@versioned("a01f17249d00", name="ldpfair.papers.hamman2023.model_accuracy")
-def model_accuracy(dataset: str, m: int, model_seed: int, rng: np.random.Generator) -> dict[str, Any]:
-    """Held-out accuracy (%) of the base model and of ``m`` perturbed copies (mean and SD)."""
-    base = base_model(dataset, model_seed)
-    H = attacks.perturbed_models(base["proba_test"], m, rng, width=WIDTH)  # noqa: N806
-    acc = 100 * np.mean((H >= 0.5) == base["y_test"][None, :], axis=1)
-    return {"base_accuracy": 100 * base["accuracy"], "models_mean": float(acc.mean()),
-            "models_sd": float(acc.std(ddof=1)), "n_test": int(base["y_test"].shape[0])}
-
-
-# --------------------------------------------------------------------------- profiles
-def _product(**lists: Any) -> list[dict[str, Any]]:
-    keys = list(lists)
-    out = [{}]
-    for k in keys:
-        out = [{**o, k: v} for o in out for v in lists[k]]
-    return out
-
-
-def build(profile: str = "paper") -> dict[str, Sweep]:
-    """The sweeps of one profile (``"paper"``: the paper's settings; ``"quick"``: a CI-sized subset)."""
-    quick = profile == "quick"
-    if profile not in ("quick", "paper"):
-        raise ValueError(f"profile must be 'quick' or 'paper', got {profile!r}")
-    eps_t1 = [5.0, 10.0, 100.0, INF]
-    t1 = [{**p, "model_seed": 0} for nm in ([(100, 25), (100, 40)] if quick else
-                                             [(100, 25), (100, 40), (1000, 300), (1000, 400)])
-          for p in _product(n=[nm[0]], m=[nm[1]], epsilon=eps_t1, mechanism=["conceal", "laplace"])]
-    f1 = _product(n=[100], m=list(range(10, 101, 30) if quick else range(5, 101, 5)),
-                  epsilon=[100.0, INF], mechanism=["conceal"], model_seed=[0])
-    eps_f2 = [10.0, 100.0, 500.0] if quick else [10.0, 25.0, 50.0, 100.0, 250.0, 500.0]
-    n0s = {100: [5, 10, 20], 1000: [10, 50, 100]} if quick else \
-        {100: [5, 10, 20], 1000: [10, 50, 100], 10000: [50, 100]}
-    f2 = [{"n": n, "n0": n0, "m": m_rule(n, n0), "epsilon": e, "mechanism": "conceal"}
-          for n, lst in n0s.items() for n0 in lst for e in eps_f2]
-    t2 = [{"n": 1000, "n0": n0, "m": m, "epsilon": 100.0, "mechanism": "conceal"}
-          for n0 in ([10, 100] if quick else [10, 50, 100, 200, 300, 400])
-          for m in ([500] if quick else [500, 900])]
-    if not quick:
-        t2 += [{"n": 10000, "n0": n0, "m": 1000, "epsilon": 100.0, "mechanism": "conceal"}
-               for n0 in [50, 100, 500, 1000, 3000, 5000]]
-    t3 = [{"n": 1000, "n0": n0, "m": 500, "epsilon": e, "mechanism": "conceal"}
-          for n0 in [10, 100] for e in [10.0, 50.0, 100.0, 500.0]]
-    if not quick:
-        t3 += [{"n": 10000, "n0": n0, "m": 1000, "epsilon": e, "mechanism": "conceal"}
-               for n0 in [100, 1000] for e in [10.0, 50.0, 100.0, 500.0]]
-    f4 = _product(m=[200, 800] if quick else list(range(100, 1001, 100)), epsilon=[1000.0, INF],
-                  mechanism=["conceal"], model_seed=[0])
-    t4 = _product(m=[800, 1000], epsilon=[10.0, 100.0, 1000.0], mechanism=["conceal"], model_seed=[0])
-    if quick:
-        t4 = t4[:3]
-    acc = _product(dataset=["adult", "german"], m=[40], model_seed=[0])
-    t1r = [{**p, "model_seed": 0}
-           for nm in ([(100, 25)] if quick else [(100, 25), (100, 40), (1000, 300), (1000, 400)])
-           for p in _product(n=[nm[0]], m=[nm[1]], epsilon=eps_t1[:3], mechanism=["conceal", "laplace"],
-                             noise_reading=list(READING_VARIANTS))]
-    return {
-        "accuracy": Sweep(model_accuracy, acc, seeds=1, name="accuracy"),
-        "fig1": Sweep(adult_trial, f1, seeds=2 if quick else 10, name="fig1"),
-        "table1": Sweep(adult_trial, t1, seeds=2 if quick else 10, name="table1"),
-        "fig2": Sweep(synthetic_trial, f2, seeds=2 if quick else 50, name="fig2"),
-        "table2": Sweep(synthetic_trial, t2, seeds=1 if quick else 10, name="table2"),
-        "table3": Sweep(synthetic_trial, t3, seeds=1 if quick else 10, name="table3"),
-        "fig4": Sweep(german_trial, f4, seeds=1 if quick else 3, name="fig4"),
-        "table4": Sweep(german_trial, t4, seeds=1 if quick else 5, name="table4"),
-        "table1_reading": Sweep(adult_reading_trial, t1r, seeds=2 if quick else 10, name="table1_reading"),
-        "table1_clipped": Sweep(adult_trial, [{**p, "clip_models": True} for p in t1],
-                                seeds=2 if quick else 10, name="table1_clipped"),
-    }
-
-
-PROFILES: dict[str, dict[str, Sweep]] = {"quick": build("quick"), "paper": build("paper")}
-
-def compute(names: list[str] | None = None, *, n_jobs: int = 1, large_n_seeds: int | None = None,
-            results: str | os.PathLike[str] | None = None,
-            cache: str | os.PathLike[str] | None = None) -> dict[str, pd.DataFrame]:
-    """Compute and save the paper profile.
-
-    Basis pursuit takes about 45 s per run at ``n = 10,000`` from concealed answers
-    (about 8 core-hours for the 740 runs of Fig. 2 and Tables 2-3 there);
-    ``large_n_seeds`` limits those cells to the runs with seed ``< large_n_seeds``
-    for a first look (``None``: every run).
-    The book shows the resulting coverage (``coverage_note``). Finished tasks are kept in
-    ``cache`` (default ``$LDPFAIR_CACHE`` or ``.ldpfair_cache`` in the repository), so an
-    interrupted computation resumes.
-    """
-    from ..experiments.notebooks import results_dir
-
-    root = Path(results) if results is not None else results_dir("hamman2023")
-    out = {}
-    for name in names or ["accuracy", "table1", "fig1", "table4", "fig4", "table3", "table2", "fig2",
-                          "table1_clipped"]:
-        sweep = PROFILES["paper"][name]
-        tasks = [t for t in sweep.tasks()
-                 if large_n_seeds is None or t.params.get("n", 0) < 10000 or t.seed < large_n_seeds]
-        start = time.perf_counter()
-        if cache is None:
-            cache = os.environ.get("LDPFAIR_CACHE") or Path(__file__).resolve().parents[2] / ".ldpfair_cache"
-        frame = run(sweep, tasks=tasks, n_jobs=n_jobs, progress=False, cache=cache)
-        save_results(frame, root / name, grid=sweep, wall_time=time.perf_counter() - start,
-                     metadata={"profile": "paper", "n_jobs": n_jobs, "large_n_seeds": large_n_seeds})
-        out[name] = frame
-    return out
-
-
-# --------------------------------------------------------------------------- examples (figures)
-def example(kind: str, seed: int = 0) -> dict[str, np.ndarray]:
-    """One illustrative run for Figs. 1b-c (``"adult"``), 3 (``"synthetic"``) and 4b-d (``"german"``).
-
-    Returns the true and answered SP vectors and the true, noiseless-reconstructed
-    and noisy-reconstructed ``s`` vectors.
-    """
-    rng = np.random.default_rng(np.random.SeedSequence([2023, seed, len(kind)]))
-    if kind == "adult":
-        base = base_model("adult", 0)
-        rows = rng.choice(base["a"].shape[0], size=100, replace=False)
-        a = base["a"][rows]
-        H = attacks.perturbed_models(base["proba"][rows], 40, rng, clip=CLIP_MODELS)  # noqa: N806
-        eps = 100.0
-    elif kind == "synthetic":
-        from ..datasets.others import hamman_attributes
-
-        a = hamman_attributes(1000, 10, rng)
-        H = attacks.random_binary_models(60, 1000, rng)  # noqa: N806
-        eps = 100.0
-    elif kind == "german":
-        base = base_model("german", 0)
-        a = base["a"]
-        H = attacks.perturbed_models(base["proba"], 800, rng, clip=CLIP_MODELS)  # noqa: N806
-        eps = 1000.0
-    else:
-        raise ValueError(f"kind must be 'adult', 'synthetic' or 'german', got {kind!r}")
-    n1, n0 = attacks.group_sizes(a)
-    bounded = kind == "synthetic" or CLIP_MODELS
-    sp = attacks.sp_queries(H, a, bounded=bounded)
-    noisy = attacks.answer_queries(sp, n1, n0, eps, "conceal", rng)
-    clean = attacks.reveal_compressed(H, sp, n1, n0, bounded=bounded)
-    priv = attacks.reveal_compressed(H, noisy, n1, n0, bounded=bounded)
-    return {"a": a, "sp": sp, "sp_answered": noisy, "s_true": np.where(a == 0, 1 / n1 + 1 / n0, 0.0),
-            "s_clean": clean.estimate, "s_private": priv.estimate, "epsilon": np.array(eps),
-            "leakage_clean": np.array(attacks.leakage(a, clean.a_hat)),
-            "leakage_private": np.array(attacks.leakage(a, priv.a_hat))}
 
 
 # --------------------------------------------------------------------------- published numbers
@@ -482,31 +175,33 @@ def claims(res: Mapping[str, pd.DataFrame]) -> list[Claim]:
 
 
 # --------------------------------------------------------------------------- chapter results
-def results(profile: str = "paper", *, n_jobs: int | None = 1) -> dict[str, pd.DataFrame]:
-    """Every experiment's tidy results for ``profile``, as the chapter shows them.
+def with_units(res: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
+    """The results with the error columns also in units of 10^-3, as the paper's tables give them.
 
-    ``"paper"`` reads the committed results (``attrs["coverage"]`` says how many
-    cells are present); ``"quick"`` computes. Error columns are also given in
-    units of 10^-3 (``avg_sp_err_e3``, ``median_sp_err_e3``), as the paper's tables.
+    Adds ``avg_sp_err_e3`` and ``median_sp_err_e3`` to every frame that has the errors
+    (a copy; ``attrs`` such as the coverage are kept).
     """
-    from ..experiments import run_profile
-    from ..experiments.notebooks import results_dir
-
     out = {}
-    for name in PROFILES[profile]:
-        grids = {p: PROFILES[p][name] for p in ("quick", "paper")}
-        frame = run_profile(grids, profile, results=results_dir("hamman2023") / name, n_jobs=n_jobs,
-                            progress=False)
+    for name, frame in res.items():
         if "avg_sp_err" in frame.columns:
+            frame = frame.copy()
             frame["avg_sp_err_e3"] = 1000 * frame["avg_sp_err"]
             frame["median_sp_err_e3"] = 1000 * frame["median_sp_err"]
         out[name] = frame
     return out
 
 
+def committed_results() -> dict[str, pd.DataFrame]:
+    """Every committed paper-profile experiment (never computed), :func:`with_units`."""
+    from .. import committed
+    from . import SPEC
+
+    return with_units({name: committed("hamman2023", name) for name in SPEC.experiments("paper")})
+
+
 def committed_claims() -> list[Claim]:
     """The claims checked on the committed paper-profile results (for the scoreboard)."""
-    return claims(results("paper"))
+    return claims(committed_results())
 
 
 # --------------------------------------------------------------------------- scoreboard
@@ -527,8 +222,6 @@ ERRORS_LABEL = "hamman2023-errors"
 def _compare_table(item: str, frame: pd.DataFrame, pub: pd.DataFrame, by: list[str],
                    metrics: list[str]) -> pd.DataFrame:
     """:func:`ldpfair.verdicts.compare_published` with each number's printed decimals."""
-    from .. import verdicts
-
     parts = []
     for metric in metrics:
         dec = _DECIMALS[item][metric]
@@ -543,7 +236,7 @@ def _compare_table(item: str, frame: pd.DataFrame, pub: pd.DataFrame, by: list[s
 
 def published_comparison(res: Mapping[str, pd.DataFrame] | None = None) -> dict[str, pd.DataFrame]:
     """Every published number of Tables 1-4 against our committed runs (one row per number)."""
-    res = results("paper") if res is None else res
+    res = committed_results() if res is None else res
     return {item: _compare_table(item, res[name], pub, by, metrics) for item, name, pub, by, metrics in (
         ("Table 1", "table1", PAPER_TABLE1, ["n", "m", "epsilon", "mechanism"], ["avg_sp_err_e3", "leakage"]),
         ("Table 2", "table2", PAPER_TABLE2, ["n", "n0", "m"], ["avg_sp_err_e3", "leakage"]),
@@ -560,9 +253,7 @@ def quoted_errors(res: Mapping[str, pd.DataFrame] | None = None, runs: int = 10)
     Attribute-Conceal noise drawn with seed 2023 (the error does not depend on the models).
     Values are in units of 1e-4 (Figs. 1b, 4b) or 1 (Fig. 3), with the quoted decimals.
     """
-    from .. import verdicts
-
-    res = results("paper") if res is None else res
+    res = committed_results() if res is None else res
     f1 = res["fig1"]
     f1 = f1[(f1["m"] == 40) & (f1["epsilon"] == 100.0)]["avg_sp_err"] * 1e4
     f4 = res["fig4"]
@@ -580,8 +271,8 @@ def quoted_errors(res: Mapping[str, pd.DataFrame] | None = None, runs: int = 10)
 
 
 def forensic_summary() -> dict[str, Any]:
-    """Headline numbers of the committed forensic summaries (:mod:`.hamman2023_forensics`)."""
-    from . import hamman2023_forensics as fx
+    """Headline numbers of the committed forensic summaries (:mod:`.forensics`)."""
+    from . import forensics as fx
 
     tab = fx.load("forensics_readings")
     imp = fx.load("forensics_implied")
@@ -596,8 +287,6 @@ def forensic_summary() -> dict[str, Any]:
 
 def _error_cause(item: str, cmp: pd.DataFrame, fs: Mapping[str, Any]) -> Any:
     """The ledger entry of a table whose errors (and other metrics) disagree with the paper."""
-    from .. import verdicts
-
     err = cmp[cmp["metric"] == "avg_sp_err_e3"]
     other = cmp[cmp["metric"] != "avg_sp_err_e3"]
     fin = err[(err["ours"] > 0) & (err["paper"] > 0)]
@@ -632,9 +321,7 @@ def scoreboard() -> pd.DataFrame:
     """
     from scipy import stats
 
-    from .. import verdicts
-
-    res = results("paper")
+    res = committed_results()
     cmp = published_comparison(res)
     quoted = quoted_errors(res).set_index("item")
     fs = forensic_summary()
@@ -702,7 +389,3 @@ def scoreboard() -> pd.DataFrame:
         evidence=f"{qev}; noiseless up to {clean.max():.0f} of 1000; concealed {noisy4:.0f} on average"))
     order = ["Figure 1", "Table 1", "Figure 2", "Table 2", "Table 3", "Figure 3", "Figure 4", "Table 4"]
     return pd.DataFrame(rows).set_index("item").loc[order].reset_index()
-
-
-__all__ += ["ERRORS_LABEL", "READING_VARIANTS", "adult_reading_trial", "forensic_summary",
-            "published_comparison", "quoted_errors", "scoreboard"]

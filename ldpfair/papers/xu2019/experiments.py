@@ -1,4 +1,4 @@
-"""Xu, Yuan & Wu (2019): Tables 1-2 and Fig. 1, declared as sweeps.
+"""Xu, Yuan & Wu (2019): the profiles, the sweeps of Tables 1-2 and Fig. 1 and the cell they run.
 
 Every cell is one call of :func:`fit_evaluate` ``(dataset, features, method,
 epsilon, eps_f_ratio, run)``: it loads the data once per process, draws the
@@ -21,31 +21,36 @@ columns).
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from .._validation import check_choice
-from ..datasets.xu2019 import XU2019_ENCODINGS, n_attributes, xu2019_features
-from ..experiments import Sweep
-from ..functional import PFLR, FairLR, PFLRStar, PrivLR, TaylorLR, lr_sensitivity, pflr_sensitivity
-from ..identity import versioned
+from ..._validation import check_choice
+from ...datasets.xu2019 import XU2019_ENCODINGS, n_attributes, xu2019_features
+from ...experiments import Sweep
+from ...experiments.parameters import Param, _profile, choice, n_jobs_param
+from ...functional import PFLR, FairLR, PFLRStar, PrivLR, TaylorLR, lr_sensitivity, pflr_sensitivity
+from ...identity import versioned
+from ..contract import Profile
 
 __all__ = [
     "DATASETS",
     "FEATURES",
     "METHODS",
     "PRIVATE_METHODS",
+    "READINGS",
+    "READING_KEYS",
+    "BOUNDS",
+    "EVALUATIONS",
+    "CONVERGENCE_EPSILONS",
+    "PROFILES",
+    "PARAMETERS",
     "load_xy",
     "split_indices",
     "make_estimator",
     "fit_evaluate",
+    "declare",
     "build",
-    "PROFILES",
-    "PAPER_TABLE1",
-    "PAPER_TABLE2",
     "noise_variance",
 ]
 
@@ -215,15 +220,32 @@ def _eigen_summary(model: Any, X: np.ndarray) -> dict[str, float]:
 CONVERGENCE_EPSILONS = (0.1, 1.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6, float("inf"))
 
 
-def build(
-    profile: str = "paper",
-    *,
-    datasets: Sequence[str] = DATASETS,
-    features: Sequence[str] = FEATURES,
-    runs: int | None = None,
-    epsilons: Sequence[float] = (0.1, 1.0, 10.0, 100.0),
-    ratios: Sequence[float] | None = None,
-) -> dict[str, Sweep]:
+#: The chapter's profiles; their values are the parameters a reader may override.
+#: ``paper``: 10 runs, every epsilon and split ratio of the paper, every feature encoding;
+#: ``quick``: 2 runs, epsilon in {1, 10}, 5 ratios, one-hot features only.
+PROFILES: dict[str, Profile] = {
+    "quick": Profile("quick", {"datasets": DATASETS, "features": ("onehot",), "runs": 2,
+                               "epsilons": (1.0, 10.0), "ratios": (0.05, 0.25, 0.5, 0.75, 0.95)}),
+    "paper": Profile("paper", {"datasets": DATASETS, "features": FEATURES, "runs": 10,
+                               "epsilons": (0.1, 1.0, 10.0, 100.0),
+                               "ratios": tuple(round(0.05 * k, 2) for k in range(1, 20))}),
+}
+
+#: Readings a reader may name in the notebook's parameters (as ``ldpfair run`` checks them).
+_NOTEBOOK_READINGS = ("paper", "v0", "v0+zhang", "v0+upper", "v0+abs", "v0+g", "paper-zhang", "paper+upper",
+                      "paper-abs", "paper-g", "paper+alpha0.5")
+
+#: The notebook's parameters (checked by ``ldpfair run`` before a kernel starts).
+PARAMETERS: dict[str, Param] = {
+    "profile": _profile(),
+    "features": choice("encoding shown with the paper's numbers", ("compact", "onehot")),
+    "reading": choice("reading of the paper shown next to its numbers ('paper': adopted; 'v0': our "
+                      "first; the others switch one option)", _NOTEBOOK_READINGS),
+    "n_jobs": n_jobs_param(),
+}
+
+
+def declare(profile: Profile) -> dict[str, Sweep]:
     """The sweeps of one profile: ``table1``, ``table2``, ``fig1``, ``convergence`` and ``readings``.
 
     ``table1``/``table2``/``fig1`` use the adopted reading ``"paper"`` with every feature
@@ -234,21 +256,21 @@ def build(
 
     Parameters
     ----------
-    profile : {"quick", "paper"}
-        ``paper``: 10 runs, every epsilon and split ratio of the paper, every feature
-        encoding. ``quick``: 2 runs, epsilon in {1, 10}, 5 ratios, one-hot only, the
-        readings ``"paper"`` and ``"v0"`` only.
-    datasets, features, runs, epsilons, ratios
-        Overrides.
+    profile : Profile
+        One of :data:`PROFILES`, possibly with overrides of its ``datasets``,
+        ``features``, ``runs``, ``epsilons`` and ``ratios``. The ``quick`` profile also
+        runs fewer convergence budgets and the readings ``"paper"`` and ``"v0"`` only.
+
+    Raises
+    ------
+    ValueError
+        If ``profile`` is not one of :data:`PROFILES`.
     """
-    check_choice(profile, ("quick", "paper"), "profile")
-    quick = profile == "quick"
-    if quick:
-        features = ("onehot",) if tuple(features) == FEATURES else tuple(features)
-        epsilons = (1.0, 10.0) if tuple(epsilons) == (0.1, 1.0, 10.0, 100.0) else tuple(epsilons)
-    n_runs = runs if runs is not None else (2 if quick else 10)
-    if ratios is None:
-        ratios = (0.05, 0.25, 0.5, 0.75, 0.95) if quick else tuple(round(0.05 * k, 2) for k in range(1, 20))
+    check_choice(profile.name, tuple(PROFILES), "profile")
+    quick = profile.name == "quick"
+    datasets, features = tuple(profile["datasets"]), tuple(profile["features"])
+    epsilons, ratios = tuple(profile["epsilons"]), tuple(profile["ratios"])
+    n_runs = profile["runs"]
     run_ids = list(range(n_runs))
     v0_feats = [f for f in features if f == "compact"] or list(features)[:1]
     cells = [("paper", f) for f in features] + [("v0", f) for f in v0_feats]
@@ -294,55 +316,13 @@ def build(
     }
 
 
-PROFILES: dict[str, dict[str, Sweep]] = {"quick": build("quick"), "paper": build("paper")}
-
-# --------------------------------------------------------------------------- published numbers
-_T1 = {
-    ("adult", "LR"): (0.8380, 0.0023, 0.1577, 0.0064),
-    ("adult", "PrivLR"): (0.7238, 0.0612, 0.0502, 0.0581),
-    ("adult", "FairLR"): (0.7739, 0.0521, 0.0095, 0.0071),
-    ("adult", "PFLR"): (0.7400, 0.0182, 0.0213, 0.0258),
-    ("adult", "PFLR*"): (0.7552, 0.0092, 0.0053, 0.0070),
-    ("dutch", "LR"): (0.8164, 0.0048, 0.1747, 0.0033),
-    ("dutch", "PrivLR"): (0.6412, 0.0458, 0.0739, 0.0574),
-    ("dutch", "FairLR"): (0.7673, 0.0064, 0.0299, 0.0067),
-    ("dutch", "PFLR"): (0.6278, 0.0408, 0.0206, 0.0204),
-    ("dutch", "PFLR*"): (0.6482, 0.0188, 0.0430, 0.0265),
-}
-#: Table 1 of the paper (epsilon = 1, epsilon_f = epsilon / 2): mean and std over 10 runs.
-PAPER_TABLE1 = pd.DataFrame(
-    [{"dataset": d, "method": m, "accuracy": v[0], "accuracy_std": v[1], "rd": v[2], "rd_std": v[3]}
-     for (d, m), v in _T1.items()]
-)
-_T2 = {
-    "adult": {
-        "PrivLR": [(0.6263, 0.1480, 0.0883, 0.0805), (0.7238, 0.0612, 0.0502, 0.0581),
-                   (0.7270, 0.0877, 0.1459, 0.0798), (0.8295, 0.0032, 0.1624, 0.0116)],
-        "PFLR": [(0.6172, 0.1187, 0.0351, 0.0493), (0.7400, 0.0182, 0.0213, 0.0258),
-                 (0.7631, 0.0155, 0.0338, 0.0255), (0.7835, 0.0318, 0.0332, 0.0243)],
-        "PFLR*": [(0.7491, 0.0040, 0.0028, 0.0039), (0.7552, 0.0092, 0.0053, 0.0070),
-                  (0.7632, 0.0093, 0.0204, 0.0140), (0.7913, 0.0200, 0.0234, 0.0189)],
-    },
-    "dutch": {
-        "PrivLR": [(0.5241, 0.0396, 0.0317, 0.0187), (0.6412, 0.0458, 0.0739, 0.0574),
-                   (0.7239, 0.0902, 0.1346, 0.0563), (0.8154, 0.0042, 0.1687, 0.0054)],
-        "PFLR": [(0.5069, 0.0459, 0.0441, 0.0245), (0.6278, 0.0408, 0.0206, 0.0204),
-                 (0.7282, 0.0493, 0.0211, 0.0152), (0.7681, 0.0054, 0.0301, 0.0085)],
-        "PFLR*": [(0.6158, 0.0239, 0.0516, 0.0204), (0.6482, 0.0188, 0.0460, 0.0265),
-                  (0.7080, 0.0329, 0.0220, 0.0208), (0.7618, 0.0144, 0.0250, 0.0128)],
-    },
-}
-#: Table 2 of the paper (epsilon_f = epsilon / 2 for PFLR*). Note Dutch PFLR* at epsilon = 1 has
-#: RD 0.0460 here but 0.0430 in Table 1 (the paper's own inconsistency).
-PAPER_TABLE2 = pd.DataFrame(
-    [{"dataset": d, "method": m, "epsilon": e, "accuracy": v[0], "accuracy_std": v[1], "rd": v[2],
-      "rd_std": v[3]}
-     for d, per in _T2.items() for m, vals in per.items()
-     for e, v in zip((0.1, 1.0, 10.0, 100.0), vals, strict=True)]
-)
+def build(profile: str = "paper", **overrides: Any) -> dict[str, Sweep]:
+    """The sweeps of the profile named ``profile`` with ``overrides`` of its values (:func:`declare`)."""
+    check_choice(profile, tuple(PROFILES), "profile")
+    return declare(PROFILES[profile].with_overrides(**overrides))
 
 
-# --------------------------------------------------------------------------- noise and selection
+# --------------------------------------------------------------------------- noise
 def noise_variance(method: str, d: int, epsilon: float, eps_f_ratio: float = 0.5) -> float:
     """Total variance of the Laplace noise a method adds to its ``d + d^2`` coefficients.
 
@@ -358,26 +338,3 @@ def noise_variance(method: str, d: int, epsilon: float, eps_f_ratio: float = 0.5
         return 2 * (d**2 + d) * (pflr_sensitivity(d) / epsilon) ** 2
     eps_f, eps_g = eps_f_ratio * epsilon, (1 - eps_f_ratio) * epsilon
     return 2 * (d**2 + d) * (lr_sensitivity(d) / eps_f) ** 2 + 2 * d * (2 * d / eps_g) ** 2
-
-
-def _of(frame: pd.DataFrame, features: str, reading: str) -> pd.DataFrame:
-    """Rows of one feature encoding and reading (frames without a ``reading`` column are ``"v0"``)."""
-    rd = frame["reading"] if "reading" in frame else pd.Series("v0", index=frame.index)
-    return frame[(frame["features"] == features) & (rd == reading)]
-
-
-#: Names defined in :mod:`ldpfair.papers.xu2019_ledger` (the chapter's tables and ledger), served from here.
-_LEDGER = ("INDEFINITE_TOL", "PAPER_DECIMALS", "PAPER_RUNS", "SCOREBOARD_FEATURES", "SCOREBOARD_READING",
-           "LABELS", "claims", "committed_claims", "published_agreement", "readings_table", "remedy_summary",
-           "scoreboard", "table", "neutral_weight")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LEDGER:
-        from . import xu2019_ledger
-
-        return getattr(xu2019_ledger, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-__all__ += ["READINGS", "READING_KEYS", "BOUNDS", "EVALUATIONS", "CONVERGENCE_EPSILONS", *_LEDGER]

@@ -1,0 +1,54 @@
+"""Hamman, Chen & Dutta (2023): can querying for bias leak protected attributes? The chapter's package.
+
+Its rooms (the contract of :mod:`ldpfair.papers.contract`):
+
+- :mod:`.experiments`: the profiles, the sweeps and the trial functions (Adult,
+  synthetic and German-credit runs of Attribute-Reveal against Attribute-Conceal);
+- :mod:`.figures`: Figs. 1-4 as functions of the results;
+- :mod:`.checks`: the published Tables 1-4 and quoted numbers, the claims and the
+  scoreboard, judged by :mod:`ldpfair.verdicts`;
+- :mod:`.forensics`: which computation could have produced the published query errors;
+- :mod:`.tables`: the chapter's tables as a reader sees them.
+
+Importing this package loads only :mod:`.experiments` (no plotting, no results).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..contract import PaperSpec
+from . import experiments
+from .experiments import build
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ...reporting import Claim
+
+__all__ = ["SPEC", "build", "committed_claims", "scoreboard"]
+
+
+def committed_claims() -> list[Claim]:
+    """The paper's claims checked on the committed results (:func:`.checks.committed_claims`)."""
+    from .checks import committed_claims as _claims
+
+    return _claims()
+
+
+def scoreboard() -> pd.DataFrame:
+    """One row per figure and table of the paper (:func:`.checks.scoreboard`)."""
+    from .checks import scoreboard as _scoreboard
+
+    return _scoreboard()
+
+
+SPEC = PaperSpec(
+    name="hamman2023",
+    title="Hamman, Chen & Dutta (2023): can querying for bias leak protected attributes?",
+    profiles=experiments.PROFILES,
+    declare=experiments.declare,
+    claims=committed_claims,
+    scoreboard=scoreboard,
+    parameters=experiments.PARAMETERS,
+)
