@@ -206,6 +206,17 @@ def test_figure_agreement_welch_detects_a_shift() -> None:
     assert not missing["agrees"].any() and set(missing["test"]) == {"missing"}
 
 
+def test_figure_agreement_shares_one_row_per_figure() -> None:
+    from ldpfair.papers.makhlouf2024 import checks as sc
+
+    theirs = _toy_runs("S1_0.52")
+    shares = sc.figure_agreement_shares(theirs.assign(SD=theirs["SD"] + 0.3), theirs).set_index("figure")
+    assert list(shares.index) == list(sc.FIGURES)
+    assert shares.loc["Figure 4a", "means"] == 5 * (1 + 2 * 9)
+    assert shares.loc["Figure 4a", "agree"] == pytest.approx(0.8)  # SD (1 of 5 disparities) shifted
+    assert shares.loc["Figure 7", "agree"] == 1.0 and shares.loc["Figure 8", "means"] == 0
+
+
 def test_agreement_with_authors_is_welch_over_every_authors_cell() -> None:
     theirs = _toy_runs("compas_1")
     noise = _toy_runs("compas_1").assign(seed=lambda d: d["seed"] + 100)
