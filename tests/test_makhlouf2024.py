@@ -12,7 +12,11 @@ from ldpfair.experiments import Grid, PrivSpec, kfold, run
 from ldpfair.experiments.grid import DatasetSpec
 from ldpfair.forest import make_forest
 from ldpfair.models import ModelSpec
-from ldpfair.papers import makhlouf2024 as m
+from ldpfair.papers.makhlouf2024 import SPEC
+from ldpfair.papers.makhlouf2024 import aggregate as ag
+from ldpfair.papers.makhlouf2024 import authors as au
+from ldpfair.papers.makhlouf2024 import claims as cl
+from ldpfair.papers.makhlouf2024 import experiments as mx
 
 
 def _fold_rows() -> pd.DataFrame:
@@ -20,7 +24,7 @@ def _fold_rows() -> pd.DataFrame:
     for fold in range(3):
         row = {"dataset": "d", "mechanism": "sLDP", "epsilon": 1.0, "seed": 0, "fold": fold,
                "acc": 0.5 + 0.1 * fold}
-        for p in m.RATES.values():
+        for p in ag.RATES.values():
             row[f"{p}_1"] = 0.6 + 0.1 * fold
             row[f"{p}_0"] = 0.2 + 0.1 * fold
         row["PPV_0"] = np.nan if fold == 0 else 0.5
@@ -30,7 +34,7 @@ def _fold_rows() -> pd.DataFrame:
 
 
 def test_aggregate_faithful_last_fold_and_zero_precision() -> None:
-    runs = m.aggregate_runs(_fold_rows(), faithful=True).set_index(["setting"])
+    runs = ag.aggregate_runs(_fold_rows(), faithful=True).set_index(["setting"])
     r = runs.loc["sLDP"]
     assert r["SP_maj"] == pytest.approx(0.7)  # fold mean
     assert r["EO_maj"] == pytest.approx(0.8) and r["PE_min"] == pytest.approx(0.4)  # last fold only
@@ -40,28 +44,47 @@ def test_aggregate_faithful_last_fold_and_zero_precision() -> None:
 
 
 def test_aggregate_corrected_fold_means_nan_aware() -> None:
-    r = m.aggregate_runs(_fold_rows(), faithful=False).set_index("setting").loc["sLDP"]
+    r = ag.aggregate_runs(_fold_rows(), faithful=False).set_index("setting").loc["sLDP"]
     assert r["EO_maj"] == pytest.approx(0.7)
     assert r["PRP_min"] == pytest.approx(0.5)
     with pytest.raises(TypeError):
-        m.aggregate_runs(_fold_rows(), faithful="yes")
+        ag.aggregate_runs(_fold_rows(), faithful="yes")
     with pytest.raises(ValueError, match="lack columns"):
-        m.aggregate_runs(_fold_rows().drop(columns="TPR_1"))
+        ag.aggregate_runs(_fold_rows().drop(columns="TPR_1"))
 
 
 def test_build_profiles() -> None:
-    paper = m.PROFILES["paper"]
-    assert set(paper) == set(m.DATA)
+    paper = SPEC.experiments("paper")
+    assert set(paper) == set(mx.DATA)
     g = paper["compas_3"]
-    assert g.epsilons == m.EPSILONS and len(g.seeds) == 20
-    assert [p.name for p in g.privatizations] == list(m.SETTINGS)
+    assert g.epsilons == mx.EPSILONS and len(g.seeds) == 20
+    assert [p.name for p in g.privatizations] == list(mx.SETTINGS)
     assert len(g) == 20 * 10 * (1 + 3 * 9)  # 5,600 forest fits per dataset, as the authors
     comb = g.privatizations[2]
     assert comb.mode == "combined" and set(comb.sensitive) == {"race", "age_cat", "sex"}
     assert g.datasets[0].config()["encoding"] == "codes"
-    assert len(m.PROFILES["quick"]["S1_0.44"]) == 10 * (1 + 3 * 3)
+    assert len(SPEC.experiments("quick")["S1_0.44"]) == 10 * (1 + 3 * 3)
     with pytest.raises(ValueError, match="invalid data"):
-        m.build("quick", data=["nope"])
+        mx.build("quick", data=["nope"])
+
+
+def test_profile_overrides_reach_the_grids() -> None:
+    assert mx.build("quick") == SPEC.experiments("quick")  # the thin wrapper is the declaration
+    g = SPEC.experiments("quick", data=["S1_0.52"], epsilons=[2.0], seeds=3, synthetic_source="generate",
+                         synthetic_seed=5)
+    assert list(g) == ["S1_0.52"] and g["S1_0.52"].epsilons == (2.0,) and len(g["S1_0.52"].seeds) == 3
+    assert g["S1_0.52"].datasets[0].options["seed"] == 5
+    assert g["S1_0.52"].datasets[0].options["source"] == "generate"
+    paper = SPEC.experiments("paper", data=["S1_0.52_draw2", "adult_10000"])  # runs per result kept
+    assert [len(x.seeds) for x in paper.values()] == [3, 20]
+    with pytest.raises(ValueError, match="unknown parameter.*'eps'.*valid: data, epsilons"):
+        mx.build("quick", eps=[1.0])
+    with pytest.raises(ValueError, match="seeds gives no number of runs for \\['S2_Q1'\\]"):
+        SPEC.experiments("quick", data=["S2_Q1"], seeds={"S1_0.44": 2})
+    with pytest.raises(ValueError, match="invalid profile='full'"):
+        mx.build("full")
+    assert set(SPEC.parameters) == {"profile", "faithful", "mixed_fig3", "overlay_authors",
+                                    "synthetic_source", "synthetic_seed", "n_jobs"}
 
 
 def test_codes_encoding_is_backward_compatible_and_feeds_codes() -> None:
@@ -93,35 +116,37 @@ def test_codes_encoding_is_backward_compatible_and_feeds_codes() -> None:
 def test_claims_fail_without_evidence_and_paper_numbers() -> None:
     from ldpfair.reporting import claims_table
 
-    table = claims_table(m.claims(pd.DataFrame(columns=["data", "setting", "epsilon"])))
+    table = claims_table(cl.claims(pd.DataFrame(columns=["data", "setting", "epsilon"])))
     assert {"Obs1", "Obs8", "Statement 1", "Statement 2", "A", "B", "C", "D"} <= set(table["claim"])
     assert (table["verdict"] == "not reproduced").all()
-    pn = m.paper_numbers()
+    pn = au.paper_numbers()
     assert len(pn) == 7 and pn.loc[pn["metric"] == "EOD", "paper"].tolist() == [-0.09, -0.27, 0.43, 0.38]
 
 
 def test_fig3_sources_mixed_thresholds() -> None:
-    src = m.fig3_sources("compas", mixed=True)
+    from ldpfair.papers.makhlouf2024.figures import fig3_sources
+
+    src = fig3_sources("compas", mixed=True)
     assert src["OA"]["sLDP"] == ("compas_3", "compas_1")
     assert src["PRP"]["combLDP"] == ("compas_3", "compas_3")
-    assert m.fig3_sources("synthetic", mixed=False)["EO"]["sLDP"] == ("S1_0.44", "S1_0.44")
-    assert m.fig3_sources("synthetic")["EO"]["sLDP"] == ("S1_0.52", "S1_0.44")
+    assert fig3_sources("synthetic", mixed=False)["EO"]["sLDP"] == ("S1_0.44", "S1_0.44")
+    assert fig3_sources("synthetic")["EO"]["sLDP"] == ("S1_0.52", "S1_0.44")
 
 
 # --------------------------------------------------------------------------- issue 23
 def test_synthetic_source_default_is_authors_and_draws_keep_their_keys() -> None:
-    assert m.dataset_spec("S1_0.44").options["source"] == "authors"
-    gen = m.dataset_spec("S1_0.44", synthetic_source="generate").config()
-    draw0 = m.dataset_spec("S1_0.44_draw0").config()
+    assert mx.dataset_spec("S1_0.44").options["source"] == "authors"
+    gen = mx.dataset_spec("S1_0.44", synthetic_source="generate").config()
+    draw0 = mx.dataset_spec("S1_0.44_draw0").config()
     assert draw0 == gen and draw0["options"]["seed"] == 0  # the committed regenerated draw, same key
-    assert m.dataset_spec("S1_0.6_draw2").options["seed"] == 2
-    assert m.dataset_spec("S2_Q1").options["source"] == "generate"  # no file of the authors
+    assert mx.dataset_spec("S1_0.6_draw2").options["seed"] == 2
+    assert mx.dataset_spec("S2_Q1").options["source"] == "generate"  # no file of the authors
     with pytest.raises(ValueError, match="synthetic_source"):
-        m.dataset_spec("S1_0.44", synthetic_source="files")
-    paper = m.PROFILES["paper"]
+        mx.dataset_spec("S1_0.44", synthetic_source="files")
+    paper = SPEC.experiments("paper")
     assert len(paper["S1_0.52"].seeds) == 20 and len(paper["S1_0.52_draw0"].seeds) == 20
     assert len(paper["compas_corrected_1"].seeds) == 20 and len(paper["S1_0.52_draw3"].seeds) == 3
-    assert not any("_draw" in k and not k.endswith("_draw0") for k in m.PROFILES["quick"])
+    assert not any("_draw" in k and not k.endswith("_draw0") for k in SPEC.experiments("quick"))
     assert paper["S1_0.52"].datasets[0].config() != paper["S1_0.52_draw0"].datasets[0].config()
 
 
@@ -129,20 +154,20 @@ def _toy_runs(data: str, shift: float = 0.0, n: int = 20) -> pd.DataFrame:
     rng = np.random.default_rng(np.random.SeedSequence(7))
     rows = []
     for setting, eps in [("noLDP", math.inf)] + [(s, e) for s in ("sLDP", "combLDP", "indLDP")
-                                                 for e in m.EPSILONS]:
+                                                 for e in mx.EPSILONS]:
         for seed in range(n):
             row = {"data": data, "setting": setting, "epsilon": eps, "seed": seed}
-            for r in m.RATES:
+            for r in ag.RATES:
                 row[f"{r}_maj"] = 0.6 + 0.05 * rng.standard_normal() + shift
                 row[f"{r}_min"] = 0.3 + 0.05 * rng.standard_normal()
-            for r, d in m.DISPARITY.items():
+            for r, d in ag.DISPARITY.items():
                 row[d] = row[f"{r}_maj"] - row[f"{r}_min"]
             rows.append(row)
     return pd.DataFrame(rows)
 
 
 def test_draw_runs_swaps_synthetic_source() -> None:
-    from ldpfair.papers import makhlouf2024_scoring as sc
+    from ldpfair.papers.makhlouf2024 import draws as sc
 
     runs = pd.concat([_toy_runs("S1_0.44", n=2), _toy_runs("S1_0.44_draw0", shift=1.0, n=2),
                       _toy_runs("compas_1", n=2)], ignore_index=True)
@@ -157,20 +182,20 @@ def test_draw_runs_swaps_synthetic_source() -> None:
 
 
 def test_figure_cells_follow_the_plots() -> None:
-    from ldpfair.papers import makhlouf2024_scoring as sc
+    from ldpfair.papers.makhlouf2024 import checks as sc
 
     cells = {(d, s): ms for d, s, ms in sc.figure_cells("Figure 3a")}
     assert cells[("S1_0.52", "sLDP")] == ("EO_maj", "EO_min", "PE_maj", "PE_min", "PRP_maj", "PRP_min")
     assert ("S1_0.52", "noLDP") not in cells and len(cells[("S1_0.44", "noLDP")]) == 10
     assert {d for d, _, _ in sc.figure_cells("Figure 3a", mixed=False)} == {"S1_0.44"}
-    assert all(ms == tuple(m.DISPARITY.values()) for _, _, ms in sc.figure_cells("Figure 4b"))
+    assert all(ms == tuple(ag.DISPARITY.values()) for _, _, ms in sc.figure_cells("Figure 4b"))
     assert len(sc.figure_cells("Figure 7")) == 12
     with pytest.raises(ValueError, match="item"):
         sc.figure_cells("Figure 9")
 
 
 def test_figure_agreement_welch_detects_a_shift() -> None:
-    from ldpfair.papers import makhlouf2024_scoring as sc
+    from ldpfair.papers.makhlouf2024 import checks as sc
 
     theirs = _toy_runs("S1_0.52")
     same = sc.figure_agreement(theirs, theirs, "Figure 4a")
@@ -181,18 +206,26 @@ def test_figure_agreement_welch_detects_a_shift() -> None:
     assert not missing["agrees"].any() and set(missing["test"]) == {"missing"}
 
 
-def test_agreement_with_authors_is_welch_over_every_authors_cell() -> None:
-    from ldpfair.papers import makhlouf2024_authors as au
+def test_figure_agreement_shares_one_row_per_figure() -> None:
+    from ldpfair.papers.makhlouf2024 import checks as sc
 
-    assert m.agreement_with_authors is au.agreement_with_authors  # still importable from the chapter module
+    theirs = _toy_runs("S1_0.52")
+    shares = sc.figure_agreement_shares(theirs.assign(SD=theirs["SD"] + 0.3), theirs).set_index("figure")
+    assert list(shares.index) == list(sc.FIGURES)
+    assert shares.loc["Figure 4a", "means"] == 5 * (1 + 2 * 9)
+    assert shares.loc["Figure 4a", "agree"] == pytest.approx(0.8)  # SD (1 of 5 disparities) shifted
+    assert shares.loc["Figure 7", "agree"] == 1.0 and shares.loc["Figure 8", "means"] == 0
+
+
+def test_agreement_with_authors_is_welch_over_every_authors_cell() -> None:
     theirs = _toy_runs("compas_1")
     noise = _toy_runs("compas_1").assign(seed=lambda d: d["seed"] + 100)
     rng = np.random.default_rng(np.random.SeedSequence(11))
-    for col in (*m.DISPARITY.values(), "acc"):  # other draws of the same distribution
+    for col in (*ag.DISPARITY.values(), "acc"):  # other draws of the same distribution
         noise[col] = noise.get(col, 0.8) + 0.05 * rng.standard_normal(len(noise))
         theirs[col] = theirs.get(col, 0.8) + 0.05 * rng.standard_normal(len(theirs))
     same = au.agreement_with_authors(noise, theirs)
-    assert len(same) == 6 * (1 + 3 * len(m.EPSILONS)) and set(same["test"]) == {"welch"}
+    assert len(same) == 6 * (1 + 3 * len(mx.EPSILONS)) and set(same["test"]) == {"welch"}
     assert same["agrees"].mean() >= 0.85  # a 95% interval: most cells of equal distributions agree
     shifted = au.agreement_with_authors(noise.assign(SD=noise["SD"] + 0.3), theirs)
     assert not shifted.loc[shifted["metric"] == "SD", "agrees"].any()
@@ -204,7 +237,7 @@ def test_agreement_with_authors_is_welch_over_every_authors_cell() -> None:
 
 
 def test_fig6_trends_are_the_inverted_observations() -> None:
-    from ldpfair.papers import makhlouf2024_scoring as sc
+    from ldpfair.papers.makhlouf2024 import checks as sc
 
     rows = []
     for d, sign in (("S2_Q1", 1), ("S2_Q2", 1), ("S2_Q3", -1)):
@@ -224,7 +257,7 @@ def test_fig6_trends_are_the_inverted_observations() -> None:
 
 
 def test_table1_comparison_uses_printed_precision() -> None:
-    from ldpfair.papers import makhlouf2024_scoring as sc
+    from ldpfair.papers.makhlouf2024 import checks as sc
 
     t1 = pd.DataFrame({"result": ["S1_0.52", "compas_3", "adult_27260"], "n": [100_000, 5915, 45_849]})
     cmp = sc.table1_comparison(t1).set_index("quantity")
@@ -241,11 +274,11 @@ def test_figures_text_readable_at_column_width() -> None:
     import matplotlib.pyplot as plt
 
     from ldpfair import style
-    from ldpfair.papers import makhlouf2024_figures as f
+    from ldpfair.papers.makhlouf2024 import figures as f
 
     style.use()
     runs = pd.concat([_toy_runs(d, n=3) for d in ("S1_0.44", "S1_0.52", "S1_0.6")], ignore_index=True)
-    summ = m.summary(runs)
+    summ = ag.summary(runs)
     figs = {"fig1": f.draw_framework(), "fig2": f.draw_causal_model(),
             "fig3": f.plot_fig3(summ, "synthetic", authors=summ), "fig4": f.plot_fig4(summ, "S1_0.52"),
             "fig7": f.plot_thresholds(summ, ["S1_0.44", "S1_0.52", "S1_0.6"], authors=summ)}
@@ -264,10 +297,10 @@ def test_figures_text_readable_at_column_width() -> None:
 
 
 def test_committed_claims_carry_ledger_causes(monkeypatch: pytest.MonkeyPatch) -> None:
-    from ldpfair.papers import makhlouf2024_scoring as sc
+    from ldpfair.papers.makhlouf2024 import checks as sc
 
     empty = pd.DataFrame(columns=["data", "setting", "epsilon"])
-    monkeypatch.setattr(m, "results", lambda *a, **k: (None, empty))
+    monkeypatch.setattr(sc, "committed_runs", lambda *a, **k: (None, empty))
     claims = sc.committed_claims()
     assert all(c.verdict == "not reproduced" for c in claims)  # no evidence: every check fails
     with_cause = {c.id for c in claims if c.cause is not None}
@@ -277,7 +310,7 @@ def test_committed_claims_carry_ledger_causes(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_population_forest() -> None:
-    from ldpfair.papers import makhlouf2024_draws as dr
+    from ldpfair.papers.makhlouf2024 import draws as dr
 
     q = dr.grr_channel(3, 1.0)
     assert np.allclose(q.sum(axis=1), 1) and q[0, 0] / q[0, 1] == pytest.approx(math.e)
@@ -300,7 +333,7 @@ def test_population_forest() -> None:
 
 
 def test_fig6_over_draws_shares() -> None:
-    from ldpfair.papers import makhlouf2024_draws as dr
+    from ldpfair.papers.makhlouf2024 import draws as dr
 
     out = dr.fig6_over_draws(1)
     assert len(out) == 18 and out["holds"].isin([0.0, 1.0]).all()

@@ -132,7 +132,7 @@ def test_sweep_version_replaces_the_source_hash():
 # -- the paper contract ----------------------------------------------------------------------------
 
 #: chapters still being moved to the package layout (emptied when every chapter has its SPEC)
-NOT_YET_CONVERTED = {"arcolezi2023", "makhlouf2024", "synthesis"}
+NOT_YET_CONVERTED = {"arcolezi2023", "synthesis"}
 
 
 @pytest.mark.parametrize("paper", papers.PAPERS)

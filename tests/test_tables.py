@@ -178,8 +178,8 @@ def _no_raw(t) -> None:
 
 
 def test_chapter_tables_of_makhlouf2024_and_hamman2023_show_marks_and_labels():
-    from ldpfair.papers import makhlouf2024_tables as mkt
     from ldpfair.papers.hamman2023 import tables as ht
+    from ldpfair.papers.makhlouf2024 import tables as mkt
     from ldpfair.reporting import side_by_side
 
     fig = mkt.figure12({"Figure 1": {"three settings": True}, "Figure 2": {"P(M | A) as coded": False}})

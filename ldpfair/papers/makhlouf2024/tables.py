@@ -1,7 +1,7 @@
 """The tables of the makhlouf2024 chapter as a reader sees them (:mod:`ldpfair.tables`).
 
-Each function takes what :mod:`ldpfair.papers.makhlouf2024`,
-:mod:`~ldpfair.papers.makhlouf2024_scoring` or :mod:`~ldpfair.papers.makhlouf2024_draws`
+Each function takes what :mod:`~ldpfair.papers.makhlouf2024.checks`,
+:mod:`~ldpfair.papers.makhlouf2024.authors` or :mod:`~ldpfair.papers.makhlouf2024.draws`
 computes and returns a :class:`ldpfair.tables.Table`: human labels, the paper's
 precision (two decimals for rates and disparities, three where the text compares
 thousandths), agreement as ✓ / ✗ with a legend, missing values as an em dash, key
@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ..tables import Table, checks, table
+from ...tables import Table, checks, table
 
 __all__ = ["coverage", "figure12", "table1", "table1_comparison", "thresholds", "flipped_cells",
            "near_half", "agreement_by_source", "draw_claims", "claims_over_draws", "fig6_over_draws",
@@ -38,7 +38,7 @@ def coverage(res: Mapping[str, pd.DataFrame]) -> Table:
 
 
 def figure12(found: Mapping[str, Mapping[str, bool]]) -> Table:
-    """What Figs. 1-2 state, checked (:func:`makhlouf2024_scoring.figure12_checks`)."""
+    """What Figs. 1-2 state, checked (:func:`checks.figure12_checks`)."""
     rows = pd.DataFrame([{"figure": f, "check": k, "passes": bool(v)}
                          for f, c in found.items() for k, v in c.items()])
     return checks(rows, key="figure", text="check", legend_marks="\u2713 holds, \u2717 does not.",
@@ -49,7 +49,7 @@ def figure12(found: Mapping[str, Mapping[str, bool]]) -> Table:
 
 
 def table1(t1: pd.DataFrame) -> Table:
-    """Table 1 computed from the data (:func:`makhlouf2024.table1`), one row per results file."""
+    """Table 1 computed from the data (:func:`checks.table1`), one row per results file."""
     return table(t1, key="result", text=["sensitive (k)", "threshold"], digits=2,
                  columns=["dataset", "n", "protected", "sensitive (k)", "threshold", "P(Y=1)",
                           "P(Y=1|A=1)", "P(Y=1|A=0)", "features", "distinct rows"],
@@ -59,7 +59,7 @@ def table1(t1: pd.DataFrame) -> Table:
 
 
 def table1_comparison(t1c: pd.DataFrame) -> Table:
-    """Table 1's printed sizes against the data (:func:`makhlouf2024_scoring.table1_comparison`)."""
+    """Table 1's printed sizes against the data (:func:`checks.table1_comparison`)."""
     return table(t1c, key="quantity", columns=["paper", "ours", "diff", "agrees"], agreement="agrees",
                  digits={"default": "g"}, labels={"diff": "ours \u2212 paper"},
                  agreement_legend="\u2713 equal at the printed precision (Synthetic n in thousands), "
@@ -86,7 +86,7 @@ def _sides(cells: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
 def flipped_cells(cells: pd.DataFrame) -> Table:
     """Cells of Synthetic 1 on the other side of 0.5 than in the authors' files, per draw.
 
-    ``cells`` is :func:`makhlouf2024_scoring.synthetic_cells` (columns source, variant,
+    ``cells`` is :func:`draws.synthetic_cells` (columns source, variant,
     quantile, draw, cell, p).
     """
     side, ref = _sides(cells)
@@ -154,7 +154,7 @@ def draw_claims(dc: pd.DataFrame) -> Table:
 
 def claims_over_draws(over: pd.DataFrame, shown: Sequence[str] = ("authors' files", "draw 0", "draw 1",
                                                                   "draw 2")) -> Table:
-    """Claims with Synthetic 1 from the population forest (:func:`makhlouf2024_draws.claims_over_draws`)."""
+    """Claims with Synthetic 1 from the population forest (:func:`draws.claims_over_draws`)."""
     n = sum(str(c).startswith("draw ") for c in over.columns)
     return table(over, key="claim", columns=[*shown, "survives", "checks changed"], badges=list(shown),
                  digits={"survives": "%", "checks changed": 2},
@@ -173,7 +173,7 @@ def fig6_over_draws(f6: pd.DataFrame, n_draws: int) -> Table:
 
 
 def quoted_numbers(qn: pd.DataFrame) -> Table:
-    """The numbers quoted in the text next to ours (:func:`makhlouf2024.quoted_numbers`)."""
+    """The numbers quoted in the text next to ours (:func:`authors.quoted_numbers`)."""
     cols = ["claim", "data", "setting", "epsilon", "metric", "paper", "ours", "diff", "agrees"]
     cols = [c for c in [*cols, "authors' runs"] if c in qn.columns]  # no runs of ours: the paper's only
     pm = {"ours": "ours ±"} if "ours ±" in qn.columns else {}
@@ -195,7 +195,7 @@ def figure_agreement(per_fig: pd.DataFrame) -> Table:
 
 
 def metric_agreement(ag: pd.DataFrame) -> Table:
-    """Agreement share per dataset and metric of :func:`makhlouf2024.agreement_with_authors`."""
+    """Agreement share per dataset and metric of :func:`authors.agreement_with_authors`."""
     share = ag.groupby(["data", "metric"])["agrees"].mean().unstack()
     return table(share.reset_index(), key="data", digits="%",
                  caption="Disparities and accuracy: share of agreeing means per dataset and metric.")
@@ -215,7 +215,11 @@ def claims(ct: pd.DataFrame) -> Table:
 
 
 def aggregation_gap(faithful: pd.DataFrame, corrected: pd.DataFrame) -> Table:
-    """Largest |faithful - corrected| of the mean EOD and PED per dataset (two :func:`summary` frames)."""
+    """Largest |faithful - corrected| of the mean EOD and PED per dataset.
+
+    ``faithful`` and ``corrected`` are :func:`~ldpfair.papers.makhlouf2024.aggregate.summary`
+    frames of the two aggregations.
+    """
     key = ["data", "setting", "epsilon"]
     a = faithful.set_index(key)[["EOD", "PED"]]
     b = corrected.set_index(key)[["EOD", "PED"]]

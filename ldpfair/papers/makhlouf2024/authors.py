@@ -1,10 +1,9 @@
 """makhlouf2024: the authors' per-run results and the numbers quoted in the paper's text.
 
 :func:`authors_runs` reads the authors' per-run files in the layout of
-:func:`ldpfair.papers.makhlouf2024.aggregate_runs`; :func:`agreement_with_authors`
+:func:`ldpfair.papers.makhlouf2024.aggregate.aggregate_runs`; :func:`agreement_with_authors`
 compares ours with them cell by cell; :func:`paper_numbers` and
-:func:`quoted_numbers` hold the paper's quoted numbers next to ours. Importable
-from :mod:`ldpfair.papers.makhlouf2024` as well.
+:func:`quoted_numbers` hold the paper's quoted numbers next to ours.
 """
 
 from __future__ import annotations
@@ -14,21 +13,22 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .aggregate import DISPARITY, RATES
+
 __all__ = ["authors_runs", "agreement_with_authors", "paper_numbers", "quoted_numbers"]
 
 _AUTHORS_SETTING = {"NoLDP": "noLDP", "sLDP": "sLDP", "combsLDP": "combLDP", "indsLDP": "indLDP"}
 
 
 def authors_runs(data: Sequence[str]) -> pd.DataFrame:
-    """The authors' per-run results in the layout of :func:`~ldpfair.papers.makhlouf2024.aggregate_runs`.
+    """The authors' per-run results in the layout of :func:`.aggregate.aggregate_runs`.
 
     Parameters
     ----------
     data : sequence of str
         The authors' file names (``S1_0.44``, ``compas_3``, ``adult_27260``...).
     """
-    from ..datasets.reference import read_makhlouf2024
-    from .makhlouf2024 import DISPARITY, RATES
+    from ...datasets.reference import read_makhlouf2024
 
     frames = []
     for d in data:
@@ -61,8 +61,7 @@ def agreement_with_authors(runs: pd.DataFrame, authors: pd.DataFrame,
         One row per cell and metric: ``data, setting, epsilon, metric, ours, theirs, diff,
         halfwidth, n, test, agrees`` (``theirs`` = the authors' mean).
     """
-    from ..verdicts import compare_runs
-    from .makhlouf2024 import DISPARITY
+    from ...verdicts import compare_runs
 
     metrics = list(metrics or [*DISPARITY.values(), "acc"])
     on = ["data", "setting", "epsilon"]
@@ -97,7 +96,7 @@ def quoted_numbers(runs: pd.DataFrame, authors: pd.DataFrame | None = None) -> p
     Our mean's Student-t 95% interval plus the printed precision (two decimals: 0.005;
     the "0" of Obs1 is read as 0.00, the stricter reading) decides ``agrees``.
     """
-    from ..verdicts import compare_welch
+    from ...verdicts import compare_welch
 
     rows = []
     for r in paper_numbers().itertuples(index=False):

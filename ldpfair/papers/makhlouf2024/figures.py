@@ -1,4 +1,4 @@
-"""Makhlouf et al. (2024): the chapter's figures, sized to be read at the book's column width.
+"""Makhlouf et al. (2024): every figure of the chapter, sized to be read at the book's column width.
 
 Every figure here keeps its text at least :data:`MIN_TEXT_PX` pixels high when the
 book shows it in a :data:`COLUMN_PX`-pixel content column (:func:`min_text_px`): a
@@ -13,6 +13,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from .aggregate import DISPARITY
+from .experiments import EPSILONS
 
 __all__ = [
     "COLUMN_PX",
@@ -71,8 +74,6 @@ def min_text_px(fig: Any, column_px: int = COLUMN_PX, dpi: float | None = None) 
 
 
 def _eps() -> tuple[float, ...]:
-    from .makhlouf2024 import EPSILONS
-
     return EPSILONS
 
 
@@ -126,7 +127,7 @@ def plot_fig3(summ: pd.DataFrame, family: str, *, mixed: bool = True,
     Parameters
     ----------
     summ : pandas.DataFrame
-        :func:`~ldpfair.papers.makhlouf2024.summary` of our runs.
+        :func:`~ldpfair.papers.makhlouf2024.aggregate.summary` of our runs.
     family : {"synthetic", "compas", "adult"}
     mixed : bool
         The authors' mixed-threshold rows (:func:`fig3_sources`).
@@ -134,8 +135,6 @@ def plot_fig3(summ: pd.DataFrame, family: str, *, mixed: bool = True,
         Summary of the authors' runs, drawn as open markers.
     """
     import matplotlib.pyplot as plt
-
-    from .makhlouf2024 import DISPARITY
 
     src = fig3_sources(family, mixed)
     fig, axes = plt.subplots(5, 2, figsize=(7, 9), sharex="col", sharey=True)
@@ -178,8 +177,7 @@ def plot_fig4(summ: pd.DataFrame, data: str, *, authors: pd.DataFrame | None = N
     """
     import matplotlib.pyplot as plt
 
-    from .. import style
-    from .makhlouf2024 import DISPARITY
+    from ... import style
 
     fig, axes = plt.subplots(2, 3, figsize=(7, 4.8), sharex=True)
     x = _x()
@@ -216,7 +214,7 @@ def plot_thresholds(summ: pd.DataFrame, data: Sequence[str], *,
     """Figs. 5-8 layout: 5 x 3 (rates x thresholds); solid maj, dashed min; grey baseline band."""
     import matplotlib.pyplot as plt
 
-    from .. import style
+    from ... import style
 
     fig, axes = plt.subplots(5, 3, figsize=(7.5, 11.5), sharex="col")
     x = _x()
@@ -257,7 +255,7 @@ def plot_cell_rates(cells: pd.DataFrame) -> Any:
     Parameters
     ----------
     cells : pandas.DataFrame
-        :func:`~ldpfair.papers.makhlouf2024_scoring.synthetic_cells`: columns ``variant,
+        :func:`~ldpfair.papers.makhlouf2024.draws.synthetic_cells`: columns ``variant,
         quantile, source, draw, cell, p``.
     """
     import matplotlib.pyplot as plt

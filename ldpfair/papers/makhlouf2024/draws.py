@@ -1,4 +1,11 @@
-"""Makhlouf et al. (2024): the synthetic claims over many regenerated draws, without fitting forests.
+"""Makhlouf et al. (2024): Synthetic dataset 1 from the authors' files and from regenerated draws.
+
+The committed grids hold, next to the authors' ``S1_*.csv`` files, regenerated draws
+of Synthetic 1 (``S1_<t>_draw<k>``): :func:`draw_runs` reads them in place of the
+authors' data, :func:`agreement_by_source` and :func:`draw_claims` compare the two,
+and :func:`synthetic_cells` shows why they differ (cells with P(Y=1) near 0.5).
+
+The claims over many more draws are checked without fitting forests.
 
 Synthetic dataset 1 has three discrete features, so the data are 12 cells (C, A, M)
 and a forest trained on 90,000 rows predicts, for each test cell, the majority label
@@ -18,16 +25,113 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from . import makhlouf2024 as mk
+from .aggregate import DISPARITY, summary
+from .checks import fig6_trends, figure_agreement
+from .claims import claims
+from .experiments import EPSILONS, SETTINGS
 
-__all__ = ["claims_over_draws", "fig6_over_draws", "grr_channel", "population_rates", "population_summary"]
+__all__ = ["agreement_by_source", "available_draws", "claims_over_draws", "draw_claims", "draw_runs",
+           "fig6_over_draws", "grr_channel", "population_gap", "population_rates", "population_summary",
+           "synthetic_cells"]
 
 _DOMAINS = {"A": 2, "C": 2, "M": 3}
 _ORDER = ("A", "C", "M")
+
+
+def draw_runs(runs: pd.DataFrame, draw: int | None) -> pd.DataFrame:
+    """``runs`` with Synthetic 1 taken from regenerated draw ``draw`` (``None``: the authors' files).
+
+    The rows of ``S1_<t>_draw<k>`` are renamed ``S1_<t>`` so that every function of the
+    chapter (figures, claims, agreement) reads them in place of the authors' data.
+    """
+    base = ~runs["data"].astype(str).str.contains("_draw")
+    if draw is None:
+        return runs[base].reset_index(drop=True)
+    suffix = f"_draw{int(draw)}"
+    sel = runs["data"].astype(str).str.endswith(suffix)
+    if not sel.any():
+        raise ValueError(f"invalid draw={draw!r}: no committed runs of S1_*{suffix}")
+    keep = runs[base & ~runs["data"].astype(str).str.startswith("S1_")]
+    swapped = runs[sel].assign(data=runs.loc[sel, "data"].str.removesuffix(suffix))
+    return pd.concat([keep, swapped], ignore_index=True)
+
+
+def available_draws(runs: pd.DataFrame) -> list[int]:
+    """The regenerated draws of Synthetic 1 present in ``runs`` (all three thresholds)."""
+    data = set(runs["data"].astype(str))
+    return [k for k in sorted({int(d.rsplit("_draw", 1)[1]) for d in data if "_draw" in d})
+            if all(f"{b}_draw{k}" in data for b in ("S1_0.44", "S1_0.52", "S1_0.6"))]
+
+
+def agreement_by_source(runs: pd.DataFrame, authors: pd.DataFrame,
+                        items: Sequence[str] = ("Figure 3a", "Figure 4a", "Figure 7")) -> pd.DataFrame:
+    """Share of each synthetic figure's plotted means that agree with the authors' runs, per data source.
+
+    Rows: ``items``; columns: ``authors' files`` and ``draw k`` for every available draw
+    (:func:`available_draws`), each the share of :func:`figure_agreement`.
+    """
+    out = pd.DataFrame(index=list(items))
+    for d in [None, *available_draws(runs)]:
+        name = "authors' files" if d is None else f"draw {d}"
+        r = draw_runs(runs, d)
+        if not r["data"].isin(["S1_0.44", "S1_0.52", "S1_0.6"]).any():
+            continue
+        out[name] = [float(figure_agreement(r, authors, it)["agrees"].mean()) for it in items]
+    return out
+
+
+def draw_claims(runs: pd.DataFrame, draws: Sequence[int | None]) -> pd.DataFrame:
+    """Verdict and share of passing checks of every claim, per synthetic source.
+
+    Returns one row per claim with a column ``<source>`` (verdict) and
+    ``<source> share`` per entry of ``draws`` (``authors`` for ``None``, ``draw k``).
+    """
+    out: dict[str, dict[str, Any]] = {}
+    for d in draws:
+        name = "authors" if d is None else f"draw {d}"
+        for c in claims(summary(draw_runs(runs, d))):
+            row = out.setdefault(c.id, {"claim": c.id})
+            row[name] = c.verdict
+            row[f"{name} share"] = float(np.mean([bool(v) for v in c.checks.values()]))
+    return pd.DataFrame(list(out.values()))
+
+
+def synthetic_cells(n_draws: int = 20, n: int = 100_000) -> pd.DataFrame:
+    """P(Y=1 | C, A, M) of each of the 12 cells in the authors' files and in regenerated draws.
+
+    The forest predicts the majority label of each cell, so a cell with P(Y=1) near 0.5
+    decides the noLDP rates. Draw ``k`` is the loader's ``seed=k`` (draw 0 = ``S1_*_draw0``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``variant, quantile, source, draw, cell, n, p`` (``cell`` = ``"C A M"``).
+    """
+    from ...datasets import load
+
+    if isinstance(n_draws, bool) or not isinstance(n_draws, int) or n_draws < 1:
+        raise ValueError(f"invalid n_draws={n_draws!r}; valid: a positive integer")
+    rows = []
+
+    def cells(frame: pd.DataFrame, **labels: Any) -> None:
+        g = frame.groupby(["C", "A", "M"])["Y"].agg(["size", "mean"])
+        for (c, a, m), r in g.iterrows():
+            rows.append({**labels, "cell": f"{c} {a} {m}", "n": int(r["size"]), "p": float(r["mean"])})
+
+    for q in (0.25, 0.5, 0.75):
+        cells(load("synthetic_makhlouf", quantile=q, variant=1, source="authors").frame,
+              variant=1, quantile=q, source="authors", draw=-1)
+        for v in (1, 2):
+            for k in range(n_draws):
+                frame = load("synthetic_makhlouf", quantile=q, variant=v, n=n, seed=k,
+                             source="generate").frame
+                cells(frame, variant=v, quantile=q, source="generate", draw=k)
+    return pd.DataFrame(rows)
 
 
 def grr_channel(k: int, eps: float) -> np.ndarray:
@@ -55,7 +159,7 @@ def _channel(setting: str, eps: float) -> np.ndarray:
         total = sum(_DOMAINS.values())
         mats = [grr_channel(_DOMAINS[a], eps * _DOMAINS[a] / total) for a in _ORDER]
     else:
-        raise ValueError(f"invalid setting={setting!r}; valid: {', '.join(mk.SETTINGS)}")
+        raise ValueError(f"invalid setting={setting!r}; valid: {', '.join(SETTINGS)}")
     out = mats[0]
     for m in mats[1:]:
         out = np.kron(out, m)
@@ -98,7 +202,7 @@ def population_rates(frame: pd.DataFrame, setting: str, eps: float) -> dict[str,
         out[f"PE_{grp}"] = fp / neg if neg > 0 else np.nan
         out[f"OA_{grp}"] = (tp + neg - fp) / n
         out[f"PRP_{grp}"] = tp / (tp + fp) if tp + fp > 0 else 0.0
-    for rate, d in mk.DISPARITY.items():
+    for rate, d in DISPARITY.items():
         out[d] = out[f"{rate}_maj"] - out[f"{rate}_min"]
     out["acc"] = float((p1 * pred).sum() + ((p - p1) * (1 - pred)).sum())
     return out
@@ -113,8 +217,8 @@ def population_summary(frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
     for name, frame in frames.items():
         rows.append({"data": name, "setting": "noLDP", "epsilon": math.inf,
                      **population_rates(frame, "noLDP", math.inf)})
-        for s in mk.SETTINGS[1:]:
-            for e in mk.EPSILONS:
+        for s in SETTINGS[1:]:
+            for e in EPSILONS:
                 rows.append({"data": name, "setting": s, "epsilon": e, **population_rates(frame, s, e)})
     return pd.DataFrame(rows)
 
@@ -138,7 +242,7 @@ def claims_over_draws(summ: pd.DataFrame, n_draws: int = 20,
         equals the one on the authors' files, and ``checks changed``: the mean number of
         the claim's checks whose outcome differs from the authors' files.
     """
-    from ..datasets import load
+    from ...datasets import load
 
     seeds = list(range(n_draws)) if seeds is None else list(seeds)
     other = summ[~summ["data"].astype(str).str.startswith("S1_")]
@@ -150,9 +254,9 @@ def claims_over_draws(summ: pd.DataFrame, n_draws: int = 20,
         frames = {name: load("synthetic_makhlouf", quantile=q, variant=1, **kw).frame
                   for name, q in quantiles.items()}
         ps = pd.concat([other, population_summary(frames)], ignore_index=True)
-        claims = mk.claims(ps)
-        cols[label] = {c.id: c.verdict for c in claims}
-        checks[label] = {c.id: dict(c.checks) for c in claims}
+        found = claims(ps)
+        cols[label] = {c.id: c.verdict for c in found}
+        checks[label] = {c.id: dict(c.checks) for c in found}
     out = pd.DataFrame(cols)
     draws = [c for c in out.columns if c.startswith("draw")]
     out["survives"] = out[draws].eq(out["authors' files"], axis=0).mean(axis=1)
@@ -166,11 +270,10 @@ def claims_over_draws(summ: pd.DataFrame, n_draws: int = 20,
 def fig6_over_draws(n_draws: int = 20) -> pd.DataFrame:
     """Share of regenerated Synthetic 2 draws (population forest) in which each Fig. 6 statement holds.
 
-    Returns one row per statement of :func:`~ldpfair.papers.makhlouf2024_scoring.fig6_trends`
+    Returns one row per statement of :func:`~ldpfair.papers.makhlouf2024.checks.fig6_trends`
     (its numbers dropped from the name) with ``holds`` = the share of draws ``0 .. n_draws - 1``.
     """
-    from ..datasets import load
-    from .makhlouf2024_scoring import fig6_trends
+    from ...datasets import load
 
     if isinstance(n_draws, bool) or not isinstance(n_draws, int) or n_draws < 1:
         raise ValueError(f"invalid n_draws={n_draws!r}; valid: a positive integer")
@@ -182,3 +285,27 @@ def fig6_over_draws(n_draws: int = 20) -> pd.DataFrame:
         for name, ok in fig6_trends(population_summary(frames)).items():
             tally.setdefault(name.split(" (")[0], []).append(ok)
     return pd.DataFrame([{"statement": k, "holds": float(np.mean(v))} for k, v in tally.items()])
+
+
+def population_gap(authors: pd.DataFrame) -> pd.Series:
+    """|population forest - the authors' forests| of every group-rate mean on the authors' S1 files.
+
+    Parameters
+    ----------
+    authors : pandas.DataFrame
+        The authors' per-run results (:func:`~ldpfair.papers.makhlouf2024.authors.authors_runs`).
+
+    Returns
+    -------
+    pandas.Series
+        One absolute difference per (result, setting, epsilon, rate) of Synthetic 1.
+    """
+    from ...datasets import load
+
+    s1 = {"S1_0.44": 0.25, "S1_0.52": 0.5, "S1_0.6": 0.75}
+    pop = population_summary({n: load("synthetic_makhlouf", quantile=q, variant=1, source="authors").frame
+                              for n, q in s1.items()})
+    rate_cols = [f"{r}_{g}" for r in DISPARITY for g in ("maj", "min")]
+    vs = pop.merge(summary(authors[authors["data"].str.startswith("S1")]),
+                   on=["data", "setting", "epsilon"], suffixes=("_pop", "_forest"))
+    return pd.concat([(vs[f"{c}_pop"] - vs[f"{c}_forest"]).abs() for c in rate_cols])

@@ -1,6 +1,7 @@
-"""Makhlouf et al. (2024): scoreboard, Table 1 against the paper, and the regenerated synthetic draws.
+"""Makhlouf et al. (2024): the published numbers against ours, the claims and the scoreboard.
 
-Every scoreboard row is made by :func:`ldpfair.verdicts.score_item`:
+The committed results are read through ``SPEC.results("paper", ...)``
+(:func:`committed_runs`). Every scoreboard row is made by :func:`ldpfair.verdicts.score_item`:
 
 * Figs. 3-5, 7-8 (no number is printed; the authors published their per-run
   results): every plotted mean (group rates, or disparities for Fig. 4, and the
@@ -14,6 +15,9 @@ Every scoreboard row is made by :func:`ldpfair.verdicts.score_item`:
 * Figs. 1-2 (diagrams): ``verified`` against the code and the authors' data;
 * Fig. 6 (Synthetic 2, no data or numbers of the authors): the paper's statements
   about it (footnote 11: Obs6 and Obs7 inverted) as trends.
+
+The claims themselves are :func:`ldpfair.papers.makhlouf2024.claims.claims`;
+:func:`committed_claims` attaches the ledger causes.
 """
 
 from __future__ import annotations
@@ -25,24 +29,30 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .. import verdicts
-from . import makhlouf2024 as mk
+from ... import verdicts
+from .aggregate import DISPARITY, chapter_runs, summary
+from .authors import authors_runs
+from .claims import change, claims
+from .experiments import DATA, EPSILONS, build, dataset_spec, privatizations
+from .figures import fig3_sources
 
 __all__ = [
+    "CLAIM_CAUSES",
     "FIGURES",
-    "agreement_by_source",
+    "ITEM_CAUSES",
+    "PAPER_DATA",
+    "PRINTED_THRESHOLDS",
     "authors_claims",
-    "available_draws",
     "committed_claims",
-    "draw_claims",
-    "draw_runs",
+    "committed_runs",
     "fig6_trends",
     "figure12_checks",
     "figure_agreement",
+    "figure_agreement_shares",
     "figure_cells",
     "scoreboard",
-    "synthetic_cells",
     "synthetic_thresholds",
+    "table1",
     "table1_comparison",
     "table1_published",
 ]
@@ -85,13 +95,13 @@ def figure_cells(item: str, mixed: bool = True) -> list[tuple[str, str, tuple[st
         cur.extend(m for m in metrics if m not in cur)
 
     if kind == "fig3":
-        for rate, panels in mk.fig3_sources(data[0], mixed).items():
+        for rate, panels in fig3_sources(data[0], mixed).items():
             for setting, (pts, band) in panels.items():
                 add(pts, setting, (f"{rate}_maj", f"{rate}_min"))
                 add(band, "noLDP", (f"{rate}_maj", f"{rate}_min"))
     elif kind == "fig4":
         for s in ("noLDP", "combLDP", "indLDP"):
-            add(data[0], s, tuple(mk.DISPARITY.values()))
+            add(data[0], s, tuple(DISPARITY.values()))
     else:
         for d in data:
             for s in ("noLDP", *_THREE):
@@ -115,99 +125,50 @@ def figure_agreement(runs: pd.DataFrame, authors: pd.DataFrame, item: str, *,
     return pd.concat(frames, ignore_index=True)
 
 
-# --------------------------------------------------------------------------- draws
-def draw_runs(runs: pd.DataFrame, draw: int | None) -> pd.DataFrame:
-    """``runs`` with Synthetic 1 taken from regenerated draw ``draw`` (``None``: the authors' files).
+def figure_agreement_shares(runs: pd.DataFrame, authors: pd.DataFrame, *, mixed: bool = True) -> pd.DataFrame:
+    """Share of each figure's plotted means that agree with the authors' runs (:func:`figure_agreement`).
 
-    The rows of ``S1_<t>_draw<k>`` are renamed ``S1_<t>`` so that every function of the
-    chapter (figures, claims, agreement) reads them in place of the authors' data.
+    Returns one row per item of :data:`FIGURES`: ``figure, means, agree`` (the share).
     """
-    base = ~runs["data"].astype(str).str.contains("_draw")
-    if draw is None:
-        return runs[base].reset_index(drop=True)
-    suffix = f"_draw{int(draw)}"
-    sel = runs["data"].astype(str).str.endswith(suffix)
-    if not sel.any():
-        raise ValueError(f"invalid draw={draw!r}: no committed runs of S1_*{suffix}")
-    keep = runs[base & ~runs["data"].astype(str).str.startswith("S1_")]
-    swapped = runs[sel].assign(data=runs.loc[sel, "data"].str.removesuffix(suffix))
-    return pd.concat([keep, swapped], ignore_index=True)
-
-
-def available_draws(runs: pd.DataFrame) -> list[int]:
-    """The regenerated draws of Synthetic 1 present in ``runs`` (all three thresholds)."""
-    data = set(runs["data"].astype(str))
-    return [k for k in sorted({int(d.rsplit("_draw", 1)[1]) for d in data if "_draw" in d})
-            if all(f"{b}_draw{k}" in data for b in ("S1_0.44", "S1_0.52", "S1_0.6"))]
-
-
-def agreement_by_source(runs: pd.DataFrame, authors: pd.DataFrame,
-                        items: Sequence[str] = ("Figure 3a", "Figure 4a", "Figure 7")) -> pd.DataFrame:
-    """Share of each synthetic figure's plotted means that agree with the authors' runs, per data source.
-
-    Rows: ``items``; columns: ``authors' files`` and ``draw k`` for every available draw
-    (:func:`available_draws`), each the share of :func:`figure_agreement`.
-    """
-    out = pd.DataFrame(index=list(items))
-    for d in [None, *available_draws(runs)]:
-        name = "authors' files" if d is None else f"draw {d}"
-        r = draw_runs(runs, d)
-        if not r["data"].isin(["S1_0.44", "S1_0.52", "S1_0.6"]).any():
-            continue
-        out[name] = [float(figure_agreement(r, authors, it)["agrees"].mean()) for it in items]
-    return out
-
-
-def draw_claims(runs: pd.DataFrame, draws: Sequence[int | None]) -> pd.DataFrame:
-    """Verdict and share of passing checks of every claim, per synthetic source.
-
-    Returns one row per claim with a column ``<source>`` (verdict) and
-    ``<source> share`` per entry of ``draws`` (``authors`` for ``None``, ``draw k``).
-    """
-    out: dict[str, dict[str, Any]] = {}
-    for d in draws:
-        name = "authors" if d is None else f"draw {d}"
-        for c in mk.claims(mk.summary(draw_runs(runs, d))):
-            row = out.setdefault(c.id, {"claim": c.id})
-            row[name] = c.verdict
-            row[f"{name} share"] = float(np.mean([bool(v) for v in c.checks.values()]))
-    return pd.DataFrame(list(out.values()))
-
-
-def synthetic_cells(n_draws: int = 20, n: int = 100_000) -> pd.DataFrame:
-    """P(Y=1 | C, A, M) of each of the 12 cells in the authors' files and in regenerated draws.
-
-    The forest predicts the majority label of each cell, so a cell with P(Y=1) near 0.5
-    decides the noLDP rates. Draw ``k`` is the loader's ``seed=k`` (draw 0 = ``S1_*_draw0``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``variant, quantile, source, draw, cell, n, p`` (``cell`` = ``"C A M"``).
-    """
-    from ..datasets import load
-
-    if isinstance(n_draws, bool) or not isinstance(n_draws, int) or n_draws < 1:
-        raise ValueError(f"invalid n_draws={n_draws!r}; valid: a positive integer")
     rows = []
-
-    def cells(frame: pd.DataFrame, **labels: Any) -> None:
-        g = frame.groupby(["C", "A", "M"])["Y"].agg(["size", "mean"])
-        for (c, a, m), r in g.iterrows():
-            rows.append({**labels, "cell": f"{c} {a} {m}", "n": int(r["size"]), "p": float(r["mean"])})
-
-    for q in (0.25, 0.5, 0.75):
-        cells(load("synthetic_makhlouf", quantile=q, variant=1, source="authors").frame,
-              variant=1, quantile=q, source="authors", draw=-1)
-        for v in (1, 2):
-            for k in range(n_draws):
-                frame = load("synthetic_makhlouf", quantile=q, variant=v, n=n, seed=k,
-                             source="generate").frame
-                cells(frame, variant=v, quantile=q, source="generate", draw=k)
+    for item in FIGURES:
+        ag = figure_agreement(runs, authors, item, mixed=mixed)
+        rows.append({"figure": item, "means": len(ag), "agree": ag["agrees"].mean()})
     return pd.DataFrame(rows)
 
 
 # --------------------------------------------------------------------------- Table 1
+def table1(synthetic_seed: int = 0, synthetic_source: str = "authors") -> pd.DataFrame:
+    """Table 1 computed from the data: size, attributes, thresholds and outcome rates per group.
+
+    ``synthetic_seed`` and ``synthetic_source`` are those of
+    :func:`~ldpfair.papers.makhlouf2024.experiments.dataset_spec`.
+    """
+    from ...datasets import load
+
+    rows = []
+    for name in ("S1_0.44", "S1_0.52", "S1_0.6", "S2_Q1", "S2_Q2", "S2_Q3",
+                 "compas_1", "compas_3", "compas_5", "adult_10000", "adult_27260", "adult_50000"):
+        spec = dataset_spec(name, synthetic_seed, synthetic_source)
+        ds = load(spec.name, **spec.options)
+        _, _, protected, sensitive, q = DATA[name]
+        y = ds.y
+        a = ds.frame[protected].to_numpy()
+        thr = {"S1": ("Y quantile " + str(spec.options.get("quantile"))), "S2": (
+            "Y quantile " + str(spec.options.get("quantile")))}.get(name[:2])
+        if thr is None:
+            thr = f"{ds.target} > {spec.options['threshold']}"
+        rows.append({
+            "result": name, "dataset": ds.name, "n": len(y), "protected": protected,
+            "sensitive (k)": ", ".join(f"{c} ({ds.domains[c]})" for c in sensitive),
+            "features": len(ds.features), "threshold": f"τ{q}: {thr}",
+            "P(Y=1)": float(y.mean()), "P(Y=1|A=1)": float(y[a == 1].mean()),
+            "P(Y=1|A=0)": float(y[a == 0].mean()),
+            "distinct rows": int(ds.frame[ds.features].drop_duplicates().shape[0]),
+        })
+    return pd.DataFrame(rows)
+
+
 def table1_published() -> pd.DataFrame:
     """The numbers printed in the paper's Table 1 (``decimals`` = printed decimals in ``unit``)."""
     return pd.DataFrame([
@@ -228,8 +189,8 @@ def synthetic_thresholds(n_draws: int = 20) -> pd.DataFrame:
     names (``S1_<round(threshold, 2)>``); min-max scaling makes the threshold depend on
     the draw's two most extreme values, so it varies from draw to draw.
     """
-    from .._validation import check_rng
-    from ..datasets.makhlouf import generate_synthetic
+    from ..._validation import check_rng
+    from ...datasets.makhlouf import generate_synthetic
 
     rows = [{"quantile": q, "draw": k,
              "threshold": generate_synthetic(100_000, q, check_rng(k, "seed"))[1]}  # the loader's seeding
@@ -243,7 +204,7 @@ def table1_comparison(t1: pd.DataFrame | None = None) -> pd.DataFrame:
     Sizes come from the data the grids use: the authors' files (Synthetic 1, Adult) and
     COMPAS rebuilt from ProPublica's file as the authors' code does.
     """
-    t1 = mk.table1() if t1 is None else t1
+    t1 = table1() if t1 is None else t1
     n_of = dict(zip(t1["result"], t1["n"], strict=True))
     ours = {"Synthetic n": n_of["S1_0.52"], "Compas n": n_of["compas_3"], "Adult n": n_of["adult_27260"]}
     frames = []
@@ -259,7 +220,7 @@ def _table1_trends(t1: pd.DataFrame) -> dict[str, bool]:
     printed = {"S1": {"A", "C", "M"}, "compas": {"race", "sex", "age_cat"},
                "adult": {"gender", "age", "race", "maritalstatus", "nativecountry"}}
     out = {}
-    for name, (_, _, _, sensitive, q) in mk.DATA.items():
+    for name, (_, _, _, sensitive, q) in DATA.items():
         if name not in set(t1["result"]):
             continue
         fam = name.split("_")[0]
@@ -285,13 +246,13 @@ def figure12_checks() -> dict[str, dict[str, bool]]:
     (the authors' code) are those of ldpfair's generator and of the authors' file
     ``S1_0.52.csv`` (empirical frequencies within 4 standard errors).
     """
-    from ..datasets import load
-    from ..datasets.makhlouf import _P_A_GIVEN_C, _P_C, _P_M_GIVEN_A
+    from ...datasets import load
+    from ...datasets.makhlouf import _P_A_GIVEN_C, _P_C, _P_M_GIVEN_A
 
     fig1 = {}
     for name in ("S1_0.52", "compas_3", "adult_27260"):
-        _, _, protected, sensitive, _ = mk.DATA[name]
-        p = {x.name: x for x in mk.privatizations(name)}
+        _, _, protected, sensitive, _ = DATA[name]
+        p = {x.name: x for x in privatizations(name)}
         fig1[f"{name}: sLDP = GRR on the protected attribute only"] = (
             p["sLDP"].protocol == "GRR" and tuple(p["sLDP"].sensitive) == (protected,))
         fig1[f"{name}: combLDP = GRR on the product of all sensitive attributes"] = (
@@ -299,7 +260,7 @@ def figure12_checks() -> dict[str, dict[str, bool]]:
         fig1[f"{name}: indLDP = GRR per attribute, k-based split"] = (
             p["indLDP"].mode == "independent" and p["indLDP"].split == "k_based"
             and set(p["indLDP"].sensitive) == set(sensitive))
-        grid = mk.build("quick", data=[name])[name]
+        grid = build("quick", data=[name])[name]
         fig1[f"{name}: LDP on training folds, audit on original test groups"] = (
             all(x.apply_to == "train" for x in p.values() if x.protocol)
             and grid.evaluation.config().get("groups") == "original")
@@ -330,8 +291,8 @@ def fig6_trends(summ: pd.DataFrame) -> dict[str, bool]:
     out: dict[str, bool] = {}
     for d, q in (("S2_Q1", "Q1"), ("S2_Q2", "Q2"), ("S2_Q3", "Q3")):
         for s in _THREE:
-            oa_maj, oa_min = mk._drop(summ, d, s, "OA_maj"), mk._drop(summ, d, s, "OA_min")
-            sp_maj, sp_min = mk._drop(summ, d, s, "SP_maj"), mk._drop(summ, d, s, "SP_min")
+            oa_maj, oa_min = change(summ, d, s, "OA_maj"), change(summ, d, s, "OA_min")
+            sp_maj, sp_min = change(summ, d, s, "SP_maj"), change(summ, d, s, "SP_min")
             if q in ("Q1", "Q2"):
                 out[f"{d} {s}: OA drops more for A=1 ({oa_maj:+.3f}, {oa_min:+.3f})"] = bool(oa_maj < oa_min)
                 out[f"{d} {s}: SP rises more for A=1 ({sp_maj:+.3f}, {sp_min:+.3f})"] = bool(sp_maj > sp_min)
@@ -363,8 +324,20 @@ ITEM_CAUSES: dict[str, verdicts.Cause] = {
 }
 
 
+def committed_runs(faithful: bool = True) -> tuple[pd.DataFrame | None, pd.DataFrame]:
+    """Runs and summary of the committed results the scoreboard and the claims read.
+
+    The results of :data:`PAPER_DATA` and Synthetic 2 (``SPEC.results("paper", data=...)``,
+    never computed unless ``LDPFAIR_COMPUTE`` says so), aggregated by
+    :func:`~ldpfair.papers.makhlouf2024.aggregate.chapter_runs` with ``faithful``.
+    """
+    from . import SPEC
+
+    return chapter_runs(SPEC.results("paper", data=(*PAPER_DATA, "S2_Q1", "S2_Q2", "S2_Q3")), faithful)
+
+
 def _runs_per_file() -> int:
-    return 20 * (1 + 3 * len(mk.EPSILONS))
+    return 20 * (1 + 3 * len(EPSILONS))
 
 
 def scoreboard(runs: pd.DataFrame | None = None, summ: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -377,12 +350,12 @@ def scoreboard(runs: pd.DataFrame | None = None, summ: pd.DataFrame | None = Non
         of :data:`PAPER_DATA` and Synthetic 2, faithful aggregation).
     """
     if runs is None or summ is None:
-        runs, summ = mk.results("paper", data=[*PAPER_DATA, "S2_Q1", "S2_Q2", "S2_Q3"])
+        runs, summ = committed_runs()
     if runs is None:
         runs = pd.DataFrame(columns=["data", "setting", "epsilon", "seed"])
-    authors = mk.authors_runs(list(PAPER_DATA))
+    authors = authors_runs(list(PAPER_DATA))
     rows = []
-    t1 = mk.table1()
+    t1 = table1()
     cmp = table1_comparison(t1)
     bad = cmp.loc[~cmp["agrees"], "quantity"].tolist()
     rows.append(verdicts.score_item(
@@ -465,18 +438,18 @@ CLAIM_CAUSES: dict[str, verdicts.Cause] = {
 
 def authors_claims(summ: pd.DataFrame) -> list[Any]:
     """The claims checked on the authors' own per-run results (Synthetic 2 from ``summ``: none of theirs)."""
-    theirs = mk.summary(mk.authors_runs(list(PAPER_DATA)))
+    theirs = summary(authors_runs(list(PAPER_DATA)))
     s2 = summ[summ["data"].astype(str).str.startswith("S2")]
-    return mk.claims(pd.concat([theirs, s2], ignore_index=True))
+    return claims(pd.concat([theirs, s2], ignore_index=True))
 
 
 def committed_claims(faithful: bool = True) -> list[Any]:
     """The claims on the committed results (authors' synthetic files), with their ledger causes."""
     from dataclasses import replace
 
-    _, summ = mk.results("paper", faithful=faithful, data=[*PAPER_DATA, "S2_Q1", "S2_Q2", "S2_Q3"])
+    _, summ = committed_runs(faithful)
     out = []
-    for c in mk.claims(summ):
+    for c in claims(summ):
         if c.verdict != "reproduced" and c.id in CLAIM_CAUSES:
             c = replace(c, cause=CLAIM_CAUSES[c.id])
         out.append(c)
