@@ -104,9 +104,9 @@ def claims(main: pd.DataFrame | None, appendix: pd.DataFrame | None = None) -> l
     """RQ1-RQ3 of Section 5.2, the quoted numbers and the appendix's confirmation, checked on results.
 
     ``main`` (and ``appendix``) are tidy per-seed results of several datasets
-    (ours, or :func:`authors_results`). A check is made only where its cells are
-    present, so a claim without any present cell has no checks: it shows as
-    "no results" in :func:`claims_frame`, never as a failure.
+    (ours, or :func:`~ldpfair.papers.arcolezi2023.authors.authors_results`). A
+    check is made only where its cells are present, so a claim without any
+    present cell has no checks: it shows as "no results" in :func:`claims_frame`, never as a failure.
 
     Checks (means over seeds; "fairer" = closer to the ideal than NonDP:
     ``|1 - DI|``, ``|SPD|``, ``|EOD|``):

@@ -26,7 +26,8 @@ def _check_frame(frame: pd.DataFrame) -> None:
     need = {"dataset", "mechanism", "epsilon", "seed", "acc", *FAIRNESS}
     missing = sorted(need - set(frame.columns))
     if missing:
-        raise ValueError(f"frame lacks the columns {missing}; pass tidy results of :func:`build`'s grids")
+        raise ValueError(f"frame lacks the columns {missing}; pass tidy results of the chapter's grids "
+                         "(SPEC.results)")
 
 
 def deltas(frame: pd.DataFrame) -> pd.DataFrame:
