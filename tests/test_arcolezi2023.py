@@ -13,8 +13,8 @@ import pytest
 
 from ldpfair.experiments.union import GridUnion
 from ldpfair.ldp import PROTOCOLS
-from ldpfair.papers import arcolezi2023 as paper
-from ldpfair.papers import arcolezi2023_tuning as tuning
+from ldpfair.papers.arcolezi2023 import SPEC, authors, checks, example, figures, tuning
+from ldpfair.papers.arcolezi2023 import experiments as exp
 
 
 def _data_available() -> bool:
@@ -33,48 +33,64 @@ needs_data = pytest.mark.skipif(not _data_available(), reason="dataset / referen
 
 # --------------------------------------------------------------------------- appendix subsets
 def test_appendix_subsets_are_the_authors_draws():
-    sizes = collections.Counter(len(paper.appendix_sensitive("adult26k", s)) for s in range(20))
+    sizes = collections.Counter(len(exp.appendix_sensitive("adult26k", s)) for s in range(20))
     assert dict(sizes) == {2: 2, 3: 4, 4: 6, 5: 5, 6: 3}
     # the same draws for every dataset (only the candidate names differ)
-    for ds, cands in paper.APPENDIX_CANDIDATES.items():
+    for ds, cands in exp.APPENDIX_CANDIDATES.items():
         for s in range(20):
-            sub = paper.appendix_sensitive(ds, s)
-            assert sub[0] == paper.SENSITIVE[ds][0]
+            sub = exp.appendix_sensitive(ds, s)
+            assert sub[0] == exp.SENSITIVE[ds][0]
             assert len(set(sub)) == len(sub) and set(sub[1:]) <= set(cands)
-            idx = [paper.APPENDIX_CANDIDATES["adult26k"].index(a) for a in paper.appendix_sensitive(
+            idx = [exp.APPENDIX_CANDIDATES["adult26k"].index(a) for a in exp.appendix_sensitive(
                 "adult26k", s)[1:]]
             assert [cands[i] for i in idx] == list(sub[1:])
     # seed 0: d = 5, the permutation of legacy RandomState(0)
-    assert paper.appendix_sensitive("adult26k", 0) == (
+    assert exp.appendix_sensitive("adult26k", 0) == (
         "gender", "education", "age", "native-country", "hours-per-week", "race")
-    assert paper.appendix_sensitive("lsac", 2) == ("race1", "ugpa")
+    assert exp.appendix_sensitive("lsac", 2) == ("race1", "ugpa")
     with pytest.raises(ValueError, match="dataset"):
-        paper.appendix_sensitive("adult", 0)
+        exp.appendix_sensitive("adult", 0)
     with pytest.raises(ValueError, match="seed"):
-        paper.appendix_sensitive("lsac", -1)
+        exp.appendix_sensitive("lsac", -1)
 
 
 def test_appendix_grids_use_each_seeds_subset():
-    quick = paper.build_appendix("quick")
+    quick = exp.build_appendix("quick")
     assert list(quick) == ["appendix-lsac"]
     assert isinstance(quick["appendix-lsac"], GridUnion) and len(quick["appendix-lsac"]) == 5
-    full = paper.build_appendix("paper")
-    assert list(full) == [f"appendix-{d}" for d in paper.DATASETS]
+    full = exp.build_appendix("paper")
+    assert list(full) == [f"appendix-{d}" for d in exp.DATASETS]
     u = full["appendix-lsac"]
     tasks = u.tasks()
     assert len(tasks) == 20 * (1 + 7 * 2 * 9) == len({t.key for t in tasks})
     for t in tasks:
         if t.privatization.private:
-            assert t.privatization.sensitive == paper.appendix_sensitive("lsac", t.seed)
+            assert t.privatization.sensitive == exp.appendix_sensitive("lsac", t.seed)
     # the NonDP baseline is the same cell as in the main grid (same key, computed once)
-    main_nondp = {t.key for t in paper.build("paper")["lsac"].tasks() if not t.privatization.private}
+    main_nondp = {t.key for t in exp.build("paper")["lsac"].tasks() if not t.privatization.private}
     app_nondp = {t.key for t in tasks if not t.privatization.private}
     assert main_nondp == app_nondp and len(app_nondp) == 20
-    # PROFILES: main names unchanged plus the appendix unions
-    assert list(paper.PROFILES["paper"]) == [*paper.DATASETS, *(f"appendix-{d}" for d in paper.DATASETS)]
-    assert list(paper.PROFILES["quick"]) == ["lsac", "appendix-lsac"]
+    # the declared experiments: main names unchanged plus the appendix unions
+    assert list(SPEC.experiments("paper")) == [*exp.DATASETS, *(f"appendix-{d}" for d in exp.DATASETS)]
+    assert list(SPEC.experiments("quick")) == ["lsac", "appendix-lsac"]
+    assert list(SPEC.experiments("quick", appendix=False)) == ["lsac"]
     with pytest.raises(ValueError, match="profile"):
-        paper.build_appendix("full")
+        exp.build_appendix("full")
+
+
+def test_quick_profile_defaults_per_experiment_and_overrides_for_both():
+    def cells(grid):
+        return {(t.privatization.name, t.epsilon, t.seed) for t in grid.tasks() if t.privatization.private}
+
+    quick = SPEC.experiments("quick")
+    assert {p for p, _, _ in cells(quick["lsac"])} == set(PROTOCOLS)
+    assert {(e, s) for _, e, s in cells(quick["lsac"])} == {(1, 0), (1, 1), (8, 0), (8, 1)}
+    assert cells(quick["appendix-lsac"]) == {("GRR", 2, 0), ("SS", 2, 0)}
+    # an override (a plain value) replaces both experiments' defaults
+    over = SPEC.experiments("quick", protocols=["OUE"], epsilons=[4], seeds=[3])
+    assert cells(over["lsac"]) == cells(over["appendix-lsac"]) == {("OUE", 4, 3)}
+    with pytest.raises(ValueError, match="unknown dataset"):
+        SPEC.experiments("quick", datasets=["adult"])
 
 
 @needs_data
@@ -82,7 +98,7 @@ def test_appendix_grids_use_each_seeds_subset():
 def test_appendix_candidates_are_categorical_columns():
     from ldpfair.datasets import load
 
-    for ds, cands in paper.APPENDIX_CANDIDATES.items():
+    for ds, cands in exp.APPENDIX_CANDIDATES.items():
         d = load(ds)
         assert all(c in d.domains and c in d.features for c in cands), ds
 
@@ -95,9 +111,9 @@ def _parse(vec: str) -> np.ndarray:
 def test_worked_example_is_the_implementation():
     from ldpfair.ldp import make_protocol
 
-    t = paper.worked_example(2, 5, 1.0, rng=7)
+    t = example.worked_example(2, 5, 1.0, rng=7)
     assert t["protocol"].tolist() == list(PROTOCOLS)
-    assert t.equals(paper.worked_example(2, 5, 1.0, rng=7))
+    assert t.equals(example.worked_example(2, 5, 1.0, rng=7))
     vec = {r.protocol: _parse(r._5) for r in t.itertuples()}
     # GRR: one-hot of the reported value
     z = int(t.loc[t.protocol == "GRR", "report"].iloc[0].split("=")[1])
@@ -120,14 +136,14 @@ def test_worked_example_is_the_implementation():
         proto = make_protocol(p, 5, 1.0)
         assert vec[p].tolist() == (proto.hash(a, b, np.arange(5)) == z).astype(float).tolist()
     with pytest.raises(ValueError, match="value"):
-        paper.worked_example(5, 5, 1.0, rng=0)
+        example.worked_example(5, 5, 1.0, rng=0)
     with pytest.raises(ValueError):
-        paper.worked_example(0, 5, -1.0, rng=0)
+        example.worked_example(0, 5, -1.0, rng=0)
 
 
 def test_worked_example_keeps_the_value_more_often_than_not_at_large_epsilon():
     # at eps = 12 GRR keeps the true value with probability e^12 / (e^12 + 4) > 0.9999
-    kept = [paper.worked_example(3, 5, 12.0, rng=s, protocols=["GRR"])["report"].iloc[0] == "z = 3"
+    kept = [example.worked_example(3, 5, 12.0, rng=s, protocols=["GRR"])["report"].iloc[0] == "z = 3"
             for s in range(20)]
     assert all(kept)
 
@@ -136,7 +152,7 @@ def test_worked_example_keeps_the_value_more_often_than_not_at_large_epsilon():
 @needs_data
 @pytest.mark.data
 def test_authors_results_and_self_agreement():
-    au = paper.authors_results(["lsac"])
+    au = authors.authors_results(["lsac"])
     assert set(au["mechanism"]) == {"NonDP", *PROTOCOLS}
     assert au.groupby(["mechanism", "split", "epsilon"], dropna=False).size().eq(20).all()
     base = au[au["mechanism"] == "NonDP"]
@@ -145,15 +161,15 @@ def test_authors_results_and_self_agreement():
     assert base["acc"].mean() == pytest.approx(0.9438, abs=5e-5)
     assert base["auc_labels"].mean() == pytest.approx(0.5411, abs=5e-5)
     assert base["DI"].mean() == pytest.approx(0.8500, abs=5e-5)
-    ag = paper.agreement_with_authors(au, au)
+    ag = authors.agreement_with_authors(au, au)
     assert len(ag) == (1 + 7 * 2 * 9) * 8 and ag["agrees"].all() and (ag["diff"] == 0).all()
     shifted = au.copy()
     shifted["acc"] += 0.05  # far outside the seed-to-seed interval
-    ag2 = paper.agreement_with_authors(shifted, au)
-    summ = paper.agreement_summary(ag2)
+    ag2 = authors.agreement_with_authors(shifted, au)
+    summ = authors.agreement_summary(ag2)
     share = summ.set_index("metric")["share agreeing"]
     assert share["acc"] == 0.0 and share["DI"] == 1.0
-    assert paper.agreement_with_authors(au.iloc[:0], au).empty
+    assert authors.agreement_with_authors(au.iloc[:0], au).empty
 
 
 @needs_data
@@ -164,38 +180,45 @@ def test_plot_dataset_titles_say_whose_runs_and_how_many_seeds():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    au = paper.authors_results(["lsac"], protocols=("GRR",), epsilons=(1.0, 8.0))
+    au = authors.authors_results(["lsac"], protocols=("GRR",), epsilons=(1.0, 8.0))
     ours = au[au["seed"] < 3]
     titles = lambda fig: [ax.get_title() for ax in fig.axes if ax.get_title()]  # noqa: E731
-    fig = paper.plot_dataset(ours, au, ["DI"], "LSAC")
+    fig = figures.plot_dataset(ours, au, ["DI"], "LSAC")
     assert titles(fig) == ["LSAC (3 of 20 seeds): uniform split", "LSAC (3 of 20 seeds): k-based split"]
-    fig2 = paper.plot_dataset(au, au, ["DI"], "LSAC")
+    fig2 = figures.plot_dataset(au, au, ["DI"], "LSAC")
     assert titles(fig2)[0] == "LSAC: uniform split"
-    fig3 = paper.plot_dataset(au.iloc[:0], au, ["DI"], "LSAC")
+    fig3 = figures.plot_dataset(au.iloc[:0], au, ["DI"], "LSAC")
     assert titles(fig3)[0] == "LSAC, authors' runs: uniform split"
     with pytest.raises(ValueError, match="no results"):
-        paper.plot_dataset(au.iloc[:0], None, ["DI"], "LSAC")
+        figures.plot_dataset(au.iloc[:0], None, ["DI"], "LSAC")
+    # figure(n) picks the paper figure's dataset and metrics from frames of every dataset
+    fig4 = figures.figure(4, ours, au)
+    assert titles(fig4)[0] == "LSAC (3 of 20 seeds): uniform split" and len(fig4.axes) == 8
+    assert [ax.get_ylabel() for ax in figures.figure(7, ours, au).axes[::2]] == [
+        "accuracy", "F1", "AUC (hard labels)", "recall"]
+    with pytest.raises(ValueError, match="no Figure 1"):
+        figures.figure(1, ours, au)
     plt.close("all")
 
 
 @needs_data
 @pytest.mark.data
 def test_claims_on_the_authors_results_and_without_results():
-    au = paper.authors_results()
-    verdicts = dict(zip(*paper.claims_frame(paper.claims(au)).pipe(lambda f: (f["claim"], f["verdict"])),
+    au = authors.authors_results()
+    verdicts = dict(zip(*checks.claims_frame(checks.claims(au)).pipe(lambda f: (f["claim"], f["verdict"])),
                         strict=True))
     # the paper's claims hold on its own per-seed results, except RQ3's GRR on ACSCoverage
     assert verdicts["RQ1"] == verdicts["RQ2"] == "reproduced"
     assert verdicts["RQ3"] == "partly"
     assert verdicts["Adult DI"] == verdicts["Adult SPD"] == verdicts["ACSCoverage OAD"] == "reproduced"
     assert verdicts["Appendix"] == "no results"
-    q = paper.quoted_numbers(au)
+    q = checks.quoted_numbers(au)
     assert q["agrees"].all()
     assert q.loc[0, "ours"] == pytest.approx(0.4456, abs=5e-5)
     # no results: every claim says so; a partial set gives only the checks it can support
-    none = paper.claims_frame(paper.claims(None))
+    none = checks.claims_frame(checks.claims(None))
     assert (none["verdict"] == "no results").all()
-    part = paper.claims(au[au["dataset"] == "lsac"])
+    part = checks.claims(au[au["dataset"] == "lsac"])
     rq1 = next(c for c in part if c.id == "RQ1")
     assert list(rq1.checks) == ["LSAC: > 50% of cells fairer than NonDP"]
     assert not next(c for c in part if c.id == "Adult DI").checks
@@ -205,7 +228,7 @@ def test_claims_on_the_authors_results_and_without_results():
     worse.loc[priv, "SPD"] += 0.5
     worse.loc[priv, "EOD"] += 0.5
     worse.loc[priv, "DI"] -= 0.5
-    assert not next(c for c in paper.claims(worse) if c.id == "RQ1").checks[
+    assert not next(c for c in checks.claims(worse) if c.id == "RQ1").checks[
         "LSAC: > 50% of cells fairer than NonDP"]
 
 
@@ -222,9 +245,9 @@ def test_scoreboard_and_committed_claims(tmp_path, monkeypatch):
     # the notation and the worked example are checked against our code only: verified
     assert status["Table 1"] == status["Figure 1"] == "verified" and status["Table 2"] == "reproduced"
     assert all(status[f"Figure {i}"] == "not yet" for i in range(2, 14))
-    assert paper.committed_claims() == []
+    assert checks.committed_claims() == []
     # a partial committed file (2 LSAC cells): Fig. 4 and 7 get a computed status
-    grid = paper.PROFILES["paper"]["lsac"]
+    grid = SPEC.experiments("paper")["lsac"]
     tasks = [t for t in grid.tasks() if t.seed == 0 and (not t.privatization.private or (
         t.privatization.name == "GRR" and t.epsilon == 50 and t.privatization.split == "uniform"))]
     assert len(tasks) == 2
@@ -234,7 +257,7 @@ def test_scoreboard_and_committed_claims(tmp_path, monkeypatch):
     status = dict(zip(board["item"], board["status"], strict=True))
     assert status["Figure 4"] != "not yet" and status["Figure 7"] != "not yet"
     assert status["Figure 2"] == "not yet"
-    claims = paper.committed_claims()
+    claims = checks.committed_claims()
     assert [c.id for c in claims] == ["RQ1"]  # the only claim 2 LSAC cells can support
     assert all(c.checks for c in claims)
 

@@ -262,7 +262,7 @@ def test_adult26k_cell_has_the_authors_test_size():
 @pytest.mark.data
 def test_acs_coverage_cell_keeps_the_constant_state_column():
     from ldpfair.datasets import load
-    from ldpfair.papers.arcolezi2023 import SENSITIVE
+    from ldpfair.papers.arcolezi2023.experiments import SENSITIVE
 
     ds = load("acs_coverage")
     assert ds.domains["ST"] == 1  # all Texas: a constant feature, one column of ones

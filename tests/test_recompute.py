@@ -14,10 +14,10 @@ needs_data = pytest.mark.skipif(not data_available(),
 
 
 def _small_grid():
-    from ldpfair.papers import arcolezi2023
+    from ldpfair.papers.arcolezi2023 import SPEC
 
-    return arcolezi2023.build("quick", protocols=["GRR", "SS"], splits=["uniform"], epsilons=[1.0],
-                              seeds=[0, 1])["lsac"]
+    return SPEC.experiments("quick", protocols=["GRR", "SS"], splits=["uniform"], epsilons=[1.0],
+                            seeds=[0, 1], appendix=False)["lsac"]
 
 
 def _values(frame: pd.DataFrame) -> pd.DataFrame:

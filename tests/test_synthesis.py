@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ldpfair.papers import synthesis as syn
-from ldpfair.papers import synthesis_cards as cards
+from ldpfair.papers.synthesis import SPEC, analysis, cards, checks
+from ldpfair.papers.synthesis import experiments as syn
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,7 +41,7 @@ def _frame(ds="compas", seeds=(0, 1, 2), mechs=syn.MECHANISMS, eps=syn.EPSILONS,
 
 # --------------------------------------------------------------------------- declaration
 def test_paper_grid_declares_the_issue_grid():
-    grids = syn.build("paper")
+    grids = SPEC.experiments("paper")
     assert list(grids) == list(syn.DATASETS)
     for key, g in grids.items():
         tasks = g.tasks()
@@ -52,7 +52,7 @@ def test_paper_grid_declares_the_issue_grid():
         assert all(p.apply_to == "train" for p in g.privatizations)
         assert g.models[0].params == syn.LGBM_PARAMS
     # task keys are stable: declaring twice gives the same keys
-    again = syn.build("paper", datasets=["compas"])["compas"].tasks()
+    again = SPEC.experiments("paper", datasets=["compas"])["compas"].tasks()
     assert [t.key for t in again] == [t.key for t in grids["compas"].tasks()]
 
 
@@ -61,7 +61,7 @@ def test_paper_grid_declares_the_issue_grid():
                                           ({"mechanisms": ["Laplace"]}, "mechanism")])
 def test_build_rejects_bad_input(kwargs, word):
     with pytest.raises(ValueError, match=word):
-        syn.build(**kwargs)
+        SPEC.experiments(**kwargs)
 
 
 def test_every_protected_attribute_is_binary():
@@ -78,7 +78,7 @@ def test_every_protected_attribute_is_binary():
 def test_deltas_pair_each_run_with_its_seed():
     f = _frame(seeds=(0, 1), mechs=("GRR",), eps=(1.0,))
     f.loc[(f.mechanism == "NonDP") & (f.seed == 1), "acc"] = 0.90  # seed 1's baseline is better
-    d = syn.deltas(f).set_index("seed")
+    d = analysis.deltas(f).set_index("seed")
     assert d.loc[0, "utility_loss"] == pytest.approx(0.0)
     assert d.loc[1, "utility_loss"] == pytest.approx(0.10)
     assert d.loc[0, "gain_SPD"] == pytest.approx(0.10)  # |0.2| - |0.1|
@@ -88,7 +88,7 @@ def test_deltas_pair_each_run_with_its_seed():
 
 def test_deltas_reject_a_frame_without_metrics():
     with pytest.raises(ValueError, match="frame"):
-        syn.deltas(pd.DataFrame({"dataset": ["a"], "mechanism": ["NonDP"]}))
+        analysis.deltas(pd.DataFrame({"dataset": ["a"], "mechanism": ["NonDP"]}))
 
 
 def test_claims_hold_on_a_constructed_dataset_where_they_should():
@@ -96,7 +96,7 @@ def test_claims_hold_on_a_constructed_dataset_where_they_should():
     fair = {"OPT": 0.35}
     accs = {"BLH": 0.70, "GRR": 0.80, "SS": 0.80}
     f = _frame(fair=lambda m, e: fair.get(m, 0.2 + 0.1 * e), acc=lambda m, e: accs.get(m, 0.795))
-    t = syn.claim_checks(f).set_index("claim")
+    t = checks.claim_checks(f).set_index("claim")
     assert bool(t.loc["RQ1 fairness", "holds"])  # 0.2 + 0.1 e < 1 for e < 8
     assert not bool(t.loc["RQ1 utility", "holds"])  # BLH loses 10 points: mean loss > 1.5
     assert bool(t.loc["RQ3", "holds"])
@@ -108,7 +108,7 @@ def test_claims_hold_on_a_constructed_dataset_where_they_should():
 
 def test_claims_fail_where_ldp_makes_things_worse():
     f = _frame(fair=lambda m, e: 1.5 - 0.1 * e)  # gaps grow under LDP, and more so at small epsilon
-    t = syn.claim_checks(f).set_index("claim")
+    t = checks.claim_checks(f).set_index("claim")
     assert not bool(t.loc["RQ1 fairness", "holds"])
     assert not bool(t.loc["Obs1", "holds"])
     assert not bool(t.loc["A", "holds"])
@@ -119,13 +119,13 @@ def test_generalisation_counts_datasets_where_each_claim_holds():
     good = _frame("compas", fair=lambda m, e: 0.5)
     bad = _frame("german", fair=lambda m, e: 1.5)
     partial = _frame("dutch", mechs=("GRR",), eps=(1.0,))  # no epsilon 0.5/8: Obs1 not testable
-    table = syn.generalisation(syn.claim_checks(pd.concat([good, bad, partial]))).set_index("claim")
+    table = checks.generalisation(checks.claim_checks(pd.concat([good, bad, partial]))).set_index("claim")
     assert table.loc["RQ1 fairness", "holds on"] == "2/3"
     assert table.loc["RQ1 fairness", "COMPAS"].startswith("holds")
     assert table.loc["RQ1 fairness", "German"].startswith("does not hold")
     assert table.loc["Obs1", "Dutch"] == "—"
     assert table.loc["Obs1", "holds on"] == "0/2"
-    assert "2/3" in syn.headline(table.reset_index())
+    assert "2/3" in checks.headline(table.reset_index())
 
 
 # --------------------------------------------------------------------------- leaderboard
@@ -138,7 +138,7 @@ def test_leaderboard_matches_utility_loss_and_ranks_by_gain():
         return 0.78 if (m == "SS" and e < 4) else 0.80
 
     f = _frame(mechs=("GRR", "SS", "OUE"), fair=fair, acc=acc)
-    board = syn.leaderboard(f, max_loss=0.005).set_index("mechanism")
+    board = analysis.leaderboard(f, max_loss=0.005).set_index("mechanism")
     assert list(board.index) == ["SS", "GRR", "OUE"]
     assert board.loc["SS", "epsilon_median"] == 4.0  # the most private budget within the matched loss
     assert board.loc["GRR", "epsilon_median"] == 0.5
@@ -150,14 +150,14 @@ def test_leaderboard_matches_utility_loss_and_ranks_by_gain():
 def test_leaderboard_interval_reflects_seed_spread():
     f = _frame(mechs=("GRR",), eps=(1.0,), seeds=range(6))
     f.loc[f.mechanism == "GRR", "SPD"] = 0.1 + 0.01 * f.loc[f.mechanism == "GRR", "seed"]
-    b = syn.leaderboard(f).iloc[0]
+    b = analysis.leaderboard(f).iloc[0]
     assert b["ci_high"] - b["ci_low"] > 0
 
 
 @pytest.mark.parametrize("kwargs", [{"max_loss": -0.1}, {"max_loss": float("nan")}, {"level": 1.5}])
 def test_leaderboard_rejects_bad_parameters(kwargs):
     with pytest.raises(ValueError, match=next(iter(kwargs))):
-        syn.leaderboard(_frame(mechs=("GRR",), eps=(1.0,)), **kwargs)
+        analysis.leaderboard(_frame(mechs=("GRR",), eps=(1.0,)), **kwargs)
 
 
 # --------------------------------------------------------------------------- mechanism cards
@@ -201,15 +201,16 @@ def test_committed_results_reproduce_and_scoreboard_rows():
     from ldpfair.experiments import verify_results
     from ldpfair.experiments.notebooks import results_dir
 
-    frames = syn.chapter_results("paper")
+    frames = SPEC.results("paper")
     present = {k: f for k, f in frames.items() if len(f)}
     assert present, "no committed synthesis results"
     for f in present.values():
         assert f.attrs["coverage"]["present"] == f.attrs["coverage"]["total"] == 410
     # a sample of committed cells (at least one per mechanism) recomputed bit for bit
-    fresh = verify_results(syn.build("paper")["compas"], results_dir("synthesis") / "compas", n_cells=1)
+    fresh = verify_results(SPEC.experiments("paper")["compas"], results_dir("synthesis") / "compas",
+                           n_cells=1)
     assert len(fresh) >= 1
-    board = syn.scoreboard()
+    board = SPEC.scoreboard()
     assert set(board["status"]) == {"new result"}
     text = (ROOT / "notebooks" / "synthesis.md").read_text()
     headings = {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")

@@ -276,7 +276,7 @@ DECLARATIONS: dict[str, dict[str, Param]] = {
 
 
 def _build_arcolezi(p: Mapping[str, Any]) -> None:
-    from ..papers import arcolezi2023 as m
+    from ..papers.arcolezi2023 import experiments as m
 
     over = {k: p[k] for k in ("datasets", "protocols", "splits", "epsilons", "seeds")}
     m.build(p["profile"], **over)

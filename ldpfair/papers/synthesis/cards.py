@@ -29,14 +29,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_epsilon
-from ..experiments.grid import seed_from
-from ..ldp import PROTOCOLS, make_protocol, optimal_binary
+from ..._validation import check_epsilon
+from ...experiments.grid import seed_from
+from ...ldp import make_protocol, optimal_binary
+from .experiments import MECHANISMS
 
 __all__ = ["MECHANISMS", "cards", "exact_variance", "mechanism", "report_bits", "simulated_variance"]
 
-MECHANISMS: tuple[str, ...] = (*PROTOCOLS, "OPT")
-_THROUGHPUT = Path(__file__).resolve().parents[2] / "results" / "benchmarks" / "ldp_throughput.csv"
+_THROUGHPUT = Path(__file__).resolve().parents[3] / "results" / "benchmarks" / "ldp_throughput.csv"
 
 
 def _check(name: str, k: int, f: float) -> None:

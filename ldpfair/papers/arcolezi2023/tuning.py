@@ -124,7 +124,7 @@ def score_params(
     """
     from sklearn.metrics import accuracy_score, roc_auc_score
 
-    from ..models import make_model
+    from ...models import make_model
 
     if metric not in _METRICS:
         raise ValueError(f"invalid metric={metric!r}; valid: {', '.join(_METRICS)}")
@@ -144,7 +144,7 @@ def _import_optuna() -> Any:
         import optuna
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError(
-            "ldpfair.papers.arcolezi2023_tuning.tune needs optuna (TPE sampler), which is not installed: "
+            "ldpfair.papers.arcolezi2023.tuning.tune needs optuna (TPE sampler), which is not installed: "
             "pip install optuna (an optional dependency of ldpfair)"
         ) from exc
     return optuna
@@ -187,9 +187,9 @@ def tune(
     -------
     TuningResult
     """
-    from ..datasets import load
-    from ..encoding import assemble, feature_blocks
-    from .arcolezi2023 import SENSITIVE
+    from ...datasets import load
+    from ...encoding import assemble, feature_blocks
+    from .experiments import SENSITIVE
 
     if dataset not in SENSITIVE:
         raise ValueError(f"invalid dataset={dataset!r}; valid: {', '.join(SENSITIVE)}")

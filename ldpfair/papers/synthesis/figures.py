@@ -14,12 +14,13 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from .. import style
-from .synthesis import DATASET_LABELS, DATASETS, MECHANISMS, deltas
+from ... import style
+from .analysis import deltas
+from .experiments import DATASET_LABELS, DATASETS, MECHANISMS
 
 __all__ = ["HEATMAP_PANELS", "heatmap", "heatmap_values", "leaderboard_plot", "mechanism_look", "scatter"]
 
-#: Heatmap panels: (column of :func:`~ldpfair.papers.synthesis.deltas`, title, sign).
+#: Heatmap panels: (column of :func:`~ldpfair.papers.synthesis.analysis.deltas`, title, sign).
 #: Fairness panels show the change of the gap's size (private - NonDP; below 0 = fairer);
 #: utility panels the change of the metric (below 0 = utility lost). All in points (x 100).
 HEATMAP_PANELS: tuple[tuple[str, str, float], ...] = (
