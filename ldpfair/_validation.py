@@ -191,7 +191,7 @@ def check_choice(value: object, choices: Iterable[str], name: str) -> str:
     if value not in choices:
         raise ValueError(f"unknown {name} {value!r}{did_you_mean(value, choices)}; "
                          f"valid: {', '.join(map(repr, choices))}")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def check_count(value: object, name: str, *, minimum: int = 1, maximum: int | None = None) -> int:
@@ -207,9 +207,10 @@ def check_count(value: object, name: str, *, minimum: int = 1, maximum: int | No
     valid = f"an integer >= {minimum}" + (f" and <= {maximum}" if maximum is not None else "")
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be {valid}, got {value!r} ({type(value).__name__})")
-    if value < minimum or (maximum is not None and value > maximum):
+    count = int(value)
+    if count < minimum or (maximum is not None and count > maximum):
         raise ValueError(f"{name} must be {valid}, got {value}")
-    return int(value)
+    return count
 
 
 def _physical_memory() -> int | None:
@@ -250,9 +251,10 @@ def check_n_jobs(n_jobs: object, name: str = "n_jobs") -> int | None:
              f"or -1 .. -{cpus} (all CPUs, all but one...)")
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral):
         raise TypeError(f"{name} must be {valid}; got {n_jobs!r} ({type(n_jobs).__name__})")
-    if n_jobs == 0 or n_jobs > 4 * cpus or n_jobs < -cpus:
+    jobs = int(n_jobs)
+    if jobs == 0 or jobs > 4 * cpus or jobs < -cpus:
         raise ValueError(f"{name} must be {valid}; got {n_jobs}")
-    return int(n_jobs)
+    return jobs
 
 
 def check_creatable(path: object, what: str) -> None:

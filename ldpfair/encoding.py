@@ -33,7 +33,7 @@ def one_hot(codes: object, k: int, *, dtype: type = np.float32, name: str = "cod
     """
     k = check_domain_size(k, f"domain size of {name}", minimum=1)
     values = check_values(codes, k, name)
-    out = np.zeros((values.shape[0], k), dtype=dtype)
+    out: np.ndarray = np.zeros((values.shape[0], k), dtype=dtype)
     out[np.arange(values.shape[0]), values] = 1
     return out
 
@@ -52,12 +52,12 @@ def feature_blocks(
     columns a single float column.
     """
     blocks: dict[str, np.ndarray] = {}
-    numeric = set(numeric)
+    numeric_set = set(numeric)
     for col in columns:
         if col not in frame.columns:
             raise ValueError(f"column {col!r} is not in the frame; columns: {list(frame.columns)}")
         values = frame[col].to_numpy()
-        if col in numeric:
+        if col in numeric_set:
             blocks[col] = values.astype(dtype).reshape(-1, 1)
         elif col in domains:
             blocks[col] = one_hot(values.astype(np.int64), int(domains[col]), dtype=dtype, name=col)
@@ -96,7 +96,7 @@ def assemble(
         b = replace[col] if col in replace else blocks[col]
         widths.append(b.shape[1] if b.ndim == 2 else 1)
     n = int(rows.shape[0]) if rows is not None else next(iter(blocks.values())).shape[0]
-    out = np.empty((n, int(sum(widths))), dtype=dtype)
+    out: np.ndarray = np.empty((n, int(sum(widths))), dtype=dtype)
     pos = 0
     for col, w in zip(columns, widths, strict=True):
         if col in replace:

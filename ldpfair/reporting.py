@@ -221,7 +221,7 @@ def compact(table: pd.DataFrame, on: str | Sequence[str], metrics: str | Sequenc
     metrics = [metrics] if isinstance(metrics, str) else list(metrics)
     out = table[on].copy()
 
-    def num(v: object) -> str:
+    def num(v: float | None) -> str:
         return "" if v is None or pd.isna(v) else f"{float(v):.{digits}f}"
 
     for m in metrics:

@@ -29,12 +29,16 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
+from matplotlib.rcsetup import cycler
 from matplotlib.text import Text
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 __all__ = ["PALETTE", "MARKERS", "SERIES", "CONTENT_WIDTH_PX", "MIN_TEXT_PX", "RECORDS", "rc", "use",
            "context", "color", "marker", "savefig", "min_font_pt", "text_sizes", "check", "enforce"]
@@ -58,6 +62,7 @@ PALETTE: tuple[str, ...] = (
     "#000000",  # black
 )
 
+#: Markers that :func:`marker` picks from (by the name) for a series not in :data:`SERIES`.
 MARKERS: tuple[str, ...] = ("s", "d", "X", "o", "v", "*", "h", "P", "^")
 
 #: Fixed looks for the series that recur across papers, so GRR is the same
@@ -78,7 +83,7 @@ SERIES: dict[str, tuple[str, str]] = {
 }
 
 
-def rc() -> dict[str, object]:
+def rc() -> dict[RcKeyType, Any]:
     """Return the rcParams of the book style."""
     return {
         "figure.figsize": (7.0, 4.2),
@@ -99,7 +104,7 @@ def rc() -> dict[str, object]:
         "grid.linewidth": 0.6,
         "axes.spines.top": False,
         "axes.spines.right": False,
-        "axes.prop_cycle": mpl.cycler(color=list(PALETTE)),
+        "axes.prop_cycle": cycler(color=list(PALETTE)),
         "legend.frameon": False,
         "figure.constrained_layout.use": True,
     }
@@ -158,7 +163,7 @@ def min_font_pt(width_in: float, dpi: float | None = None) -> float:
     """
     if not width_in > 0:
         raise ValueError(f"width_in must be a positive width in inches, got {width_in!r}")
-    dpi = float(rc()["figure.dpi"]) if dpi is None else float(dpi)  # type: ignore[arg-type]
+    dpi = float(rc()["figure.dpi"]) if dpi is None else float(dpi)
     if not dpi > 0:
         raise ValueError(f"dpi must be positive, got {dpi!r}")
     shown_px_per_inch = min(width_in * dpi, CONTENT_WIDTH_PX) / width_in
@@ -238,7 +243,7 @@ def color(name: str) -> str:
 
 
 def marker(name: str) -> str:
-    """Return the fixed marker of a named series (``'o'`` for unknown names)."""
+    """Return the fixed marker of a named series, or one of :data:`MARKERS` chosen by the name."""
     if name in SERIES and SERIES[name][1]:
         return SERIES[name][1]
     return MARKERS[sum(map(ord, name)) % len(MARKERS)] if name not in SERIES else "o"

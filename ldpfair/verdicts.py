@@ -187,7 +187,8 @@ def compare_welch(ours: Any, paper_mean: float, *, paper_std: float | None = Non
     if n == 0 or not math.isfinite(pm):
         return _row(float(x.mean()) if n else np.nan, pm, np.nan, np.nan, prec, n, "t")
     v1 = float(x.var(ddof=1)) / n if n > 1 else 0.0
-    v2, dof2 = None, None
+    v2: float | None = None
+    dof2 = 1  # set together with v2
     if paper_std is not None and paper_n and math.isfinite(float(paper_std)):
         v2, dof2 = float(paper_std) ** 2 / int(paper_n), int(paper_n) - 1
     elif paper_ci is not None and math.isfinite(float(paper_ci)):

@@ -55,11 +55,12 @@ def check_predictions(H: object, n: int | None = None, name: str = "H", *,  # no
         non-finite values or (``bounded=True``) values outside ``[0, 1]``.
     """
     arr = np.asarray(H, dtype=float)
+    shape = arr.shape
     if arr.ndim == 1:
         arr = arr[None, :]
     if arr.ndim != 2 or arr.shape[0] < 1:
         raise ValueError(f"{name} must be an (m, n) matrix of predictions with m >= 1, got shape "
-                         f"{np.shape(H)}")
+                         f"{shape}")
     if n is not None and arr.shape[1] != n:
         raise ValueError(f"{name} has {arr.shape[1]} columns; expected n = {n} (one per individual)")
     if not np.all(np.isfinite(arr)):

@@ -235,7 +235,7 @@ def _bp_simplex(mat: np.ndarray, eta: np.ndarray) -> np.ndarray | None:
 
 
 def basis_pursuit(H: object, eta: object, *, method: str = "auto", tolerance: float = 0.0) -> np.ndarray:  # noqa: N803
-    """Basis pursuit ``min ||s||_1 s.t. H s = eta`` (or ``||H s - eta||_inf <= tolerance``).
+    """Basis pursuit ``min ||s||_1 subject to H s = eta`` (or ``||H s - eta||_inf <= tolerance``).
 
     Parameters
     ----------

@@ -28,7 +28,7 @@ import threading
 import time
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -38,7 +38,7 @@ from ..encoding import assemble, feature_blocks, one_hot
 from ..metrics import data_unfairness, data_unfairness_pairwise, evaluate
 from .cache import Cache
 from .grid import Grid, Task, canonical_json
-from .sweep import Sweep
+from .sweep import Sweep, SweepTask
 
 __all__ = ["run", "run_task", "coverage", "LABEL_COLUMNS", "TIMING_COLUMNS", "INFO_COLUMNS"]
 
@@ -133,7 +133,11 @@ def _privatize(task: Task, ds: Any, rows: np.ndarray, rng: np.random.Generator,
     if missing:
         raise ValueError(f"sensitive column(s) {missing} are not categorical columns of {ds.name!r}")
     columns = {c: ds.frame[c].to_numpy()[rows].astype(np.int64) for c in sensitive}
-    protocol = p.protocol(ds.y[rows], **p.options) if p.needs_y else p.protocol
+    protocol = p.protocol
+    if protocol is None or task.epsilon is None:  # only private tasks come here
+        raise ValueError(f"task {task.key} has no protocol or epsilon to privatise with")
+    if p.needs_y and callable(protocol):  # a factory builder (Privatization checks it is callable)
+        protocol = protocol(ds.y[rows], **p.options)
     options = None if (p.needs_y or callable(p.protocol)) else (p.options or None)
     out = privatize(columns, {c: int(ds.domains[c]) for c in sensitive}, float(task.epsilon),
                     protocol=protocol, split=p.split, mode=p.mode, output=p.output, rng=rng,
@@ -165,7 +169,7 @@ def _as_code_column(values: np.ndarray, k: int) -> np.ndarray:
     return codes.astype(np.float32).reshape(-1, 1)
 
 
-def run_task(task: Task) -> dict[str, Any]:
+def run_task(task: Task | SweepTask) -> dict[str, Any]:
     """Compute one task; return its result row (metrics, sizes, timings, warnings).
 
     ``task`` is a grid :class:`Task` or a :class:`~ldpfair.experiments.sweep.SweepTask`
@@ -182,16 +186,15 @@ def run_task(task: Task) -> dict[str, Any]:
         return _recorded(task)
 
 
-def _task_threads(task: Task) -> int:
-    return 1 if getattr(task, "execute", None) is not None else task.model.threads
+def _task_threads(task: Task | SweepTask) -> int:
+    return 1 if isinstance(task, SweepTask) else task.model.threads
 
 
-def _recorded(task: Task) -> dict[str, Any]:
+def _recorded(task: Task | SweepTask) -> dict[str, Any]:
     """The task's row, with its warnings (sorted, distinct) in the ``warnings`` column."""
-    execute = getattr(task, "execute", None)
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
-        row = execute() if execute is not None else _run_task(task)
+        row = task.execute() if isinstance(task, SweepTask) else _run_task(task)
     messages = sorted({f"{x.category.__name__}: {x.message}" for x in w})
     row["warnings"] = " | ".join(messages)
     return row
@@ -337,7 +340,7 @@ def _watch_parent(parent: tuple[str, int]) -> None:
     threading.Thread(target=watch, name="ldpfair-parent-watch", daemon=True).start()
 
 
-def _worker(task: Task, cache_root: str | None, parent: tuple[str, int] | None = None,
+def _worker(task: Task | SweepTask, cache_root: str | None, parent: tuple[str, int] | None = None,
             ) -> tuple[int, str, dict[str, Any] | None]:
     """Compute ``task`` (claimed in the cache); ``None`` when another live process holds it.
 
@@ -378,7 +381,7 @@ def _as_cache(cache: Any) -> Cache | None:
     raise TypeError(f"cache must be None, a folder path or a Cache, got {cache!r}")
 
 
-def tidy(tasks: list[Task], rows: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
+def tidy(tasks: Sequence[Task | SweepTask], rows: Mapping[str, Mapping[str, Any]]) -> pd.DataFrame:
     """Assemble the tidy result frame of ``tasks`` from ``rows`` (key -> row), in task order."""
     records = []
     for task in tasks:
@@ -400,7 +403,7 @@ def coverage(grid: Grid | Sweep, cache: Any) -> dict[str, int]:
     return {"present": present, "total": len(tasks)}
 
 
-def _wait_for_others(store: Cache, tasks: list[Task], rows: dict[str, dict[str, Any]],
+def _wait_for_others(store: Cache, tasks: Sequence[Task | SweepTask], rows: dict[str, dict[str, Any]],
                      bar: Any, poll: float = 0.5) -> None:
     """Collect the tasks computed by concurrent runs; take over those whose claim went stale."""
     pending = {t.key: t for t in tasks}
@@ -424,7 +427,7 @@ def run(
     cache: Any = None,
     progress: bool = True,
     compute: bool = True,
-    tasks: list[Task] | None = None,
+    tasks: Sequence[Task | SweepTask] | None = None,
 ) -> pd.DataFrame:
     """Run every task of ``grid`` and return the tidy results.
 
@@ -464,7 +467,7 @@ def run(
 
     global _ACTIVE
     n_jobs = check_n_jobs(n_jobs)
-    tasks = grid.tasks() if tasks is None else list(tasks)
+    tasks = [*grid.tasks()] if tasks is None else list(tasks)
     store = _as_cache(cache)
     rows: dict[str, dict[str, Any]] = store.get_many(t.key for t in tasks) if store else {}
     missing = [t for t in tasks if t.key not in rows]
@@ -495,7 +498,7 @@ def run(
                 _wait_for_others(store, [t for t in missing if t.key in set(elsewhere)], rows, bar)
         finally:
             bar.close()
-            if _ACTIVE is not outer:
+            if _ACTIVE is not None and _ACTIVE is not outer:
                 _ACTIVE.restore()
             _ACTIVE = outer
     frame = tidy(tasks, rows)

@@ -76,9 +76,10 @@ def integer(meaning: str, minimum: int, maximum: int | None = None) -> Param:
     def check(value: Any, name: str) -> int:
         if isinstance(value, bool) or not isinstance(value, numbers.Integral):
             raise _fail(name, domain, value)
-        if value < minimum or (maximum is not None and value > maximum):
+        number = int(value)
+        if number < minimum or (maximum is not None and number > maximum):
             raise _fail(name, domain, value)
-        return int(value)
+        return number
 
     return Param(meaning, domain, check)
 
@@ -169,11 +170,11 @@ def seeds(meaning: str, none: str, *, lists: bool = True) -> Param:
         if value is None:
             return None
         if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-            if value < 1:
+            if int(value) < 1:
                 raise _fail(name, domain, value)
             return int(value)
         if lists and isinstance(value, (list, tuple)) and value and all(
-                isinstance(v, numbers.Integral) and not isinstance(v, bool) and v >= 0 for v in value):
+                isinstance(v, numbers.Integral) and not isinstance(v, bool) and int(v) >= 0 for v in value):
             if len(set(value)) != len(value):
                 raise _fail(name, domain, value, " (a seed is repeated)")
             return [int(v) for v in value]

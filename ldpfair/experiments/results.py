@@ -491,7 +491,7 @@ def verify_results(
         chosen = list(range(len(committed)))
     else:
         seed = new_seed() if seed is None else int(seed)
-        rng = np.random.default_rng(np.random.SeedSequence([seed, zlib.crc32(grid.name.encode())]))
+        rng = np.random.default_rng(np.random.SeedSequence([seed, zlib.crc32(str(grid.name).encode())]))
         chosen = _sample(committed, n_cells, rng)
     keys = committed["key"].tolist()
     wanted = {keys[i] for i in chosen}

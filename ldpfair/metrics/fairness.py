@@ -262,7 +262,7 @@ def max_gap(rates: object, *, nan_policy: NanPolicy = "propagate") -> float:
     nan_policy : {"propagate", "omit"}
         With ``"propagate"`` an undefined (NaN) group rate makes the result NaN;
         ``"omit"`` ignores such groups. Fewer than two groups left gives NaN with
-    an :class:`UndefinedRateWarning` (a single group is not "perfectly fair").
+        an :class:`UndefinedRateWarning` (a single group is not "perfectly fair").
     """
     check_choice(nan_policy, ("propagate", "omit"), "nan_policy")
     r = np.asarray(rates, dtype=np.float64)
