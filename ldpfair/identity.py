@@ -124,7 +124,7 @@ def callable_id(obj: object) -> object:
             "args": [repr(a) for a in obj.args],
             "keywords": {k: repr(v) for k, v in sorted(obj.keywords.items())},
         }
-    target = obj if inspect.isroutine(obj) or inspect.isclass(obj) else type(obj)
+    target: Any = obj if inspect.isroutine(obj) or inspect.isclass(obj) else type(obj)
     pin = pinned_identity(target)
     if pin is not None:
         return f"callable:{pin[0]}:{pin[1]}"
