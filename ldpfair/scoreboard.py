@@ -1,11 +1,9 @@
 """Reproduction scoreboard and discrepancy ledger, computed from the committed results.
 
-Convention (for chapter authors)
---------------------------------
-A paper module ``ldpfair/papers/<paper>.py`` MAY expose two functions without
-required arguments; the book's *Reproduction scoreboard* page calls them:
+Every chapter's :class:`~ldpfair.papers.contract.PaperSpec` (``ldpfair.papers.<paper>.SPEC``)
+gives two functions without arguments; the book's *Reproduction scoreboard* page calls them:
 
-``scoreboard() -> pandas.DataFrame``
+``SPEC.scoreboard() -> pandas.DataFrame``
     One row per figure and table of the paper, in the paper's order, each made by
     :func:`ldpfair.verdicts.score_item` (columns :data:`ldpfair.verdicts.ITEM_COLUMNS`):
 
@@ -19,23 +17,22 @@ required arguments; the book's *Reproduction scoreboard* page calls them:
       that is not reproduced (``-`` otherwise);
     - ``evidence``: one line saying what was checked, with numbers.
 
-    Use :func:`committed` to read the committed results (it never computes).
+    Chapters read the committed results with :func:`ldpfair.papers.committed` (it never computes).
 
-``committed_claims() -> list[ldpfair.reporting.Claim]``
+``SPEC.claims() -> list[ldpfair.reporting.Claim]``
     The paper's claims checked on the committed paper-profile results (the same
     :class:`~ldpfair.reporting.Claim` objects the chapter shows), each claim that is
-    not reproduced with its ``cause``. A zero-argument ``claims()`` is accepted too.
+    not reproduced with its ``cause``.
 
-A paper without these functions (or without a module) appears with one row
-``"not yet"``. :func:`scoreboard` and :func:`claims_overview` gather all five
-papers; :func:`ledger` lists every discrepancy; :func:`scoreboard_markdown`,
+This module only aggregates over the registry (:data:`ldpfair.papers.PAPERS`): it
+names no paper. :func:`scoreboard` and :func:`claims_overview` gather every
+chapter; :func:`ledger` lists every discrepancy; :func:`scoreboard_markdown`,
 :func:`ledger_markdown`, :func:`verdict_box` and :func:`landing_summary` render them
 for the book.
 """
 
 from __future__ import annotations
 
-import inspect
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -87,14 +84,6 @@ def committed(paper: str, name: str) -> pd.DataFrame:
     return _committed(paper, name)
 
 
-def _call(fn: Callable[[], Any], what: str) -> Any:
-    required = [p for p in inspect.signature(fn).parameters.values()
-                if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    if required:
-        return None
-    return fn()
-
-
 def paper_scoreboard(paper: str) -> pd.DataFrame:
     """The validated ``scoreboard()`` of one paper (a "not yet reproduced" row without one).
 
@@ -104,14 +93,9 @@ def paper_scoreboard(paper: str) -> pd.DataFrame:
         If the paper's scoreboard lacks a column of :data:`COLUMNS` or uses an
         unknown status.
     """
-    from .papers import module
+    from .papers import spec
 
-    mod = module(paper)
-    fn = getattr(mod, "scoreboard", None) if mod is not None else None
-    table = _call(fn, "scoreboard") if callable(fn) else None
-    if table is None:
-        return pd.DataFrame([{"item": "all figures and tables", "label": paper, "status": "not yet",
-                              "evidence": "not yet reproduced"}])
+    table = spec(paper).scoreboard()
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(f"{paper}.scoreboard() lacks columns {missing}; required: {list(COLUMNS)}")
@@ -132,19 +116,10 @@ def paper_scoreboard(paper: str) -> pd.DataFrame:
 
 
 def paper_claims(paper: str) -> list[Claim]:
-    """The claims of one paper checked on its committed results (empty when it has none yet)."""
-    from .papers import module
+    """The claims of one paper checked on its committed results (``SPEC.claims()``)."""
+    from .papers import spec
 
-    mod = module(paper)
-    if mod is None:
-        return []
-    for name in ("committed_claims", "claims"):
-        fn = getattr(mod, name, None)
-        if callable(fn):
-            out = _call(fn, name)
-            if out is not None:
-                return list(out)
-    return []
+    return list(spec(paper).claims())
 
 
 def scoreboard(papers: Sequence[str] | None = None) -> pd.DataFrame:

@@ -17,32 +17,29 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _fake(**funcs):
-    return SimpleNamespace(**funcs)
+    return SimpleNamespace(**{"scoreboard": lambda: None, "claims": lambda: [], **funcs})
 
 
-def test_paper_without_declarations_is_not_yet(monkeypatch):
-    monkeypatch.setattr(papers, "module", lambda p: None)
-    board = sb.paper_scoreboard("hamman2023")
-    assert list(board["status"]) == ["not yet"] and board["evidence"][0] == "not yet reproduced"
-    assert sb.paper_claims("hamman2023") == []
+def test_the_scoreboard_reads_each_chapters_spec():
+    spec = papers.spec("xu2019")
+    assert sb.paper_scoreboard("xu2019")["item"].tolist() == spec.scoreboard()["item"].tolist()
+    assert [c.id for c in sb.paper_claims("xu2019")] == [c.id for c in spec.claims()]
 
 
 def test_scoreboard_convention_is_validated(monkeypatch):
     good = pd.DataFrame({"item": ["Figure 1"], "label": ["fig-x"], "status": ["partly"]})
-    monkeypatch.setattr(papers, "module", lambda p: _fake(scoreboard=lambda: good))
+    monkeypatch.setattr(papers, "spec", lambda p: _fake(scoreboard=lambda: good))
     assert sb.paper_scoreboard("xu2019")["evidence"].tolist() == [""]
-    monkeypatch.setattr(papers, "module", lambda p: _fake(scoreboard=lambda: good.drop(columns="label")))
+    assert sb.paper_scoreboard("xu2019")["cause"].tolist() == ["unexplained"]  # no cause recorded
+    monkeypatch.setattr(papers, "spec", lambda p: _fake(scoreboard=lambda: good.drop(columns="label")))
     with pytest.raises(ValueError, match="lacks columns"):
         sb.paper_scoreboard("xu2019")
-    monkeypatch.setattr(papers, "module", lambda p: _fake(scoreboard=lambda: good.assign(status="done")))
+    monkeypatch.setattr(papers, "spec", lambda p: _fake(scoreboard=lambda: good.assign(status="done")))
     with pytest.raises(ValueError, match="unknown statuses"):
         sb.paper_scoreboard("xu2019")
-    # claims: committed_claims() first, a zero-argument claims() accepted, claims(args) ignored
     c = Claim("C1", "s", "e", {"x": True})
-    monkeypatch.setattr(papers, "module", lambda p: _fake(claims=lambda: [c]))
+    monkeypatch.setattr(papers, "spec", lambda p: _fake(claims=lambda: (c,)))
     assert sb.paper_claims("xu2019") == [c]
-    monkeypatch.setattr(papers, "module", lambda p: _fake(claims=lambda t1, t2: [c]))
-    assert sb.paper_claims("xu2019") == []
 
 
 def test_all_papers_and_markdown_links():
