@@ -76,24 +76,30 @@ def test_good_parameters_pass_the_grid_builder_and_a_bad_combination_does_not(mo
     ok = nbk.validate_parameters(defaults, {"figures": '["fig2"]', "seeds": "3", "epsilons": "[1, 2.5]"},
                                  paper="ghoukasian2025")
     assert ok == {"figures": ["fig2"], "seeds": 3, "epsilons": [1.0, 2.5]}
-    from ldpfair.experiments import parameters
+    import dataclasses
 
-    def refuse(values):
+    from ldpfair import papers
+
+    def refuse(profile):
         raise ValueError("no such figure for these mechanisms")
 
-    monkeypatch.setitem(parameters.BUILDERS, "ghoukasian2025", refuse)
+    refusing = dataclasses.replace(papers.spec("ghoukasian2025"), declare=refuse)
+    monkeypatch.setattr(papers, "spec", lambda paper: refusing)
     with pytest.raises(ValueError, match="refused by its grid builder: no such figure"):
         nbk.validate_parameters(defaults, {"seeds": "3"}, paper="ghoukasian2025")
 
 
 def test_bad_parameter_is_refused_before_anything_heavy_is_imported(tmp_path):
-    """The CLI refuses a bad value without importing the engine, a paper module or a kernel."""
+    """The CLI refuses a bad value without importing the engine, a chapter's figures or checks, or a kernel.
+
+    The declarations come from the chapter's cheap ``experiments`` module (its SPEC).
+    """
     out = tmp_path / "o.ipynb"
     code = (
         "import sys\nfrom ldpfair import cli\n"
         f"rc = cli.main(['run', 'arcolezi2023', '-o', {str(out)!r}, '-p', 'seeds', '-3'])\n"
-        "heavy = [m for m in ('sklearn', 'papermill', 'ldpfair.experiments.engine', "
-        "'ldpfair.papers.arcolezi2023') if m in sys.modules]\n"
+        "heavy = [m for m in ('sklearn', 'papermill', 'matplotlib', 'ldpfair.experiments.engine', "
+        "'ldpfair.papers.arcolezi2023.figures', 'ldpfair.papers.arcolezi2023.checks') if m in sys.modules]\n"
         "print(rc, heavy)\n"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,

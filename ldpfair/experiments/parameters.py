@@ -1,30 +1,31 @@
-"""Declared type and domain of every parameter of the paper notebooks.
+"""Declared type and domain of the parameters of the paper notebooks.
 
-Each paper declares each parameter of its notebook's ``parameters`` cell once,
-in :data:`DECLARATIONS`: what it means, its domain in words, and a check that
-converts a value or raises one :class:`ValueError` naming the parameter and
-what is valid. :func:`ldpfair.experiments.notebooks.validate_parameters` applies
-these checks to the values given on the command line (``ldpfair run -p NAME
-VALUE``) before any kernel starts, then calls the paper's grid builder
-(:data:`BUILDERS`) with the resulting values, so a combination the paper module
-refuses fails before the notebook runs too. ``ldpfair run --list`` prints the
-declarations.
-
-The table lives here, outside the paper modules, so that the checks need not
-import them (a bad value is refused in well under a second).
+Each chapter declares each parameter of its notebook's ``parameters`` cell once,
+in its ``SPEC.parameters`` (see :mod:`ldpfair.papers.contract`), with the
+constructors of this module (:func:`names`, :func:`epsilons`, :func:`seeds`,
+:func:`choice`...): what it means, its domain in words, and a check that
+converts a value or raises one :class:`ValueError` naming the parameter and what
+is valid. :func:`ldpfair.experiments.notebooks.validate_parameters` applies these
+checks to the values given on the command line (``ldpfair run -p NAME VALUE``)
+before any kernel starts, then declares the chapter's experiments with the
+resulting values (:func:`build_check`), so a combination the chapter refuses
+fails before the notebook runs too. ``ldpfair run --list`` prints the
+declarations. A chapter's ``experiments`` module is cheap to import, so a bad
+value is still refused in well under a second.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .._validation import check_epsilon, check_n_jobs, did_you_mean
 
-__all__ = ["Param", "DECLARATIONS", "BUILDERS", "check_parameter", "build_check"]
+__all__ = ["Param", "DECLARATIONS", "check_parameter", "build_check", "profile_param", "boolean", "integer",
+           "real", "choice", "names", "epsilons", "seeds", "n_jobs_param"]
 
 Check = Callable[[Any, str], Any]
 
@@ -195,130 +196,36 @@ def n_jobs_param() -> Param:
                  "None, an integer from 1 to 4 x the CPUs, or -1 .. -CPUs", check)
 
 
-def _profile() -> Param:
+def profile_param() -> Param:
+    """The ``profile`` parameter every notebook has."""
     return choice("'paper': render the committed full results; 'quick': compute a small grid",
                   ("paper", "quick"))
 
 
-_ARCOLEZI_PROTOCOLS = ("GRR", "BLH", "OLH", "RAPPOR", "OUE", "SS", "THE")
-_XU_READINGS = ("paper", "v0", "v0+zhang", "v0+upper", "v0+abs", "v0+g", "paper-zhang", "paper+upper",
-                "paper-abs", "paper-g", "paper+alpha0.5")
-_SYNTHESIS_DATASETS = ("adult", "acs_coverage", "lsac", "compas", "german", "bank", "student_math", "dutch")
+class _Declarations(Mapping[str, Mapping[str, Param]]):
+    """paper -> its notebook's parameter declarations, read from the chapter's ``SPEC.parameters``."""
 
-#: paper -> parameter -> declaration (every parameter of the notebook's parameters cell).
-DECLARATIONS: dict[str, dict[str, Param]] = {
-    "arcolezi2023": {
-        "profile": _profile(),
-        "datasets": names("datasets of the main and appendix experiments",
-                          ("adult26k", "acs_coverage", "lsac"), none="the profile's datasets"),
-        "protocols": names("LDP protocols", _ARCOLEZI_PROTOCOLS, none="all seven"),
-        "splits": names("budget splits over the sensitive attributes", ("uniform", "k_based"),
-                        none="both"),
-        "epsilons": epsilons("privacy budgets", "the profile's budgets, paper: 0.25 ... 50"),
-        "seeds": seeds("seeds (repetitions)", "the profile's number, paper: 20"),
-        "appendix": boolean("also the appendix experiment (2-6 sensitive attributes per seed)"),
-        "overlay_authors": boolean("draw the authors' per-seed means on the figures"),
-        "fig1_value": integer("Fig. 1: race code of the example Adult user", 0, 4),
-        "fig1_epsilon": real("Fig. 1: budget of that attribute", 0.0, low_open=True),
-        "run_tuning": boolean("run the hyperparameter search (needs optuna; minutes to hours)"),
-        "tuning_selection": choice("rows that select the hyperparameters", ("validation", "test")),
-        "tuning_evals": integer("trials of the hyperparameter search", 1),
-        "n_jobs": n_jobs_param(),
-    },
-    "ghoukasian2025": {
-        "profile": _profile(),
-        "figures": names("LightGBM figures computed", ("fig1", "fig2", "fig3", "fig4", "fig5"),
-                         none="the profile's figures"),
-        "mechanisms": names("LDP mechanisms of Figs. 1-5 (NonDP always included)", ("OPT", "GRR", "SS")),
-        "epsilons": epsilons("privacy budgets of Figs. 1-5", "each figure's budgets"),
-        "seeds": seeds("seeds of Figs. 1-6 and trials of Tables I-II", "the profile's", lists=False),
-        "zeta": real("OPT's utility bound for k > 2", 0.0, 1.0, low_open=True,
-                     optional="the smallest feasible zeta, as the paper"),
-        "zeta_slack": real("added to the smallest feasible zeta when zeta is None", 0.0, 1.0),
-        "theory_instances": integer("random instances of the Theorem 2 check", 1, 100_000),
-        "n_jobs": n_jobs_param(),
-    },
-    "hamman2023": {
-        "profile": _profile(),
-        "n_jobs": n_jobs_param(),
-    },
-    "makhlouf2024": {
-        "profile": _profile(),
-        "faithful": boolean("True: the authors' fold aggregation (EO/PE from the last fold); "
-                            "False: corrected"),
-        "mixed_fig3": boolean("Fig. 3 rows fed by the files the authors' plotting code used"),
-        "overlay_authors": boolean("draw the authors' per-run means on the figures"),
-        "synthetic_source": choice("Synthetic 1: the authors' S1_*.csv files or data generated by ldpfair",
-                                   ("authors", "generate")),
-        "synthetic_seed": integer("seed of the synthetic data set", 0, 2**32 - 1),
-        "n_jobs": n_jobs_param(),
-    },
-    "xu2019": {
-        "profile": _profile(),
-        "features": choice("encoding shown with the paper's numbers", ("compact", "onehot")),
-        "reading": choice("reading of the paper shown next to its numbers ('paper': adopted; 'v0': our "
-                          "first; the others switch one option)", _XU_READINGS),
-        "n_jobs": n_jobs_param(),
-    },
-    "synthesis": {
-        "profile": _profile(),
-        "datasets": names("datasets of the benchmark", _SYNTHESIS_DATASETS, none="the profile's datasets"),
-        "mechanisms": names("LDP mechanisms (NonDP always included)", (*_ARCOLEZI_PROTOCOLS, "OPT"),
-                            none="the profile's mechanisms"),
-        "epsilons": epsilons("privacy budgets", "the profile's budgets, paper: 0.5 ... 8"),
-        "seeds": seeds("seeds (repetitions)", "the profile's number, paper: 10"),
-        "heatmap_epsilons": epsilons("budgets of the heatmaps", "none"),
-        "max_loss": real("matched accuracy loss of the leaderboard, as a fraction", 0.0, 1.0),
-        "card_epsilons": epsilons("budgets of the mechanism cards", "none"),
-        "card_reps": integer("simulated collections per mechanism card", 2),
-        "n_jobs": n_jobs_param(),
-    },
-}
+    def __getitem__(self, paper: str) -> Mapping[str, Param]:
+        from ..papers import PAPERS, spec
+
+        if paper not in PAPERS:
+            raise KeyError(paper)
+        return spec(paper).parameters
+
+    def __iter__(self) -> Iterator[str]:
+        from ..papers import PAPERS
+
+        return iter(PAPERS)
+
+    def __len__(self) -> int:
+        from ..papers import PAPERS
+
+        return len(PAPERS)
 
 
-def _build_arcolezi(p: Mapping[str, Any]) -> None:
-    from ..papers.arcolezi2023 import experiments as m
-
-    over = {k: p[k] for k in ("datasets", "protocols", "splits", "epsilons", "seeds")}
-    m.build(p["profile"], **over)
-    if p["appendix"]:
-        m.build_appendix(p["profile"], **over)
-
-
-def _build_ghoukasian(p: Mapping[str, Any]) -> None:
-    from ..papers.ghoukasian2025 import experiments as b
-    from ..papers.ghoukasian2025 import experiments as m
-
-    m.build_lgbm(p["profile"], figures=p["figures"], mechanisms=p["mechanisms"], epsilons=p["epsilons"],
-                 seeds=p["seeds"], zeta=p["zeta"], zeta_slack=p["zeta_slack"])
-    b.build_baselines(p["profile"], seeds=p["seeds"])
-
-
-def _build_plain(paper: str) -> Callable[[Mapping[str, Any]], None]:
-    def build(p: Mapping[str, Any]) -> None:
-        import importlib
-
-        m = importlib.import_module(f"ldpfair.papers.{paper}")
-        if paper == "makhlouf2024":
-            m.build(p["profile"], synthetic_seed=p["synthetic_seed"], synthetic_source=p["synthetic_source"])
-        elif paper == "synthesis":
-            m.build(p["profile"], datasets=p["datasets"], mechanisms=p["mechanisms"], epsilons=p["epsilons"],
-                    seeds=p["seeds"])
-        else:
-            m.build(p["profile"])
-
-    return build
-
-
-#: paper -> function of the complete parameter values that calls the paper's grid builder(s).
-BUILDERS: dict[str, Callable[[Mapping[str, Any]], None]] = {
-    "arcolezi2023": _build_arcolezi,
-    "ghoukasian2025": _build_ghoukasian,
-    "hamman2023": _build_plain("hamman2023"),
-    "makhlouf2024": _build_plain("makhlouf2024"),
-    "xu2019": _build_plain("xu2019"),
-    "synthesis": _build_plain("synthesis"),
-}
+#: paper -> parameter -> declaration (every parameter of the notebook's parameters cell), as
+#: each chapter declares them in its ``SPEC.parameters`` (see :mod:`ldpfair.papers.contract`).
+DECLARATIONS: Mapping[str, Mapping[str, Param]] = _Declarations()
 
 
 def check_parameter(paper: str, name: str, value: Any) -> Any:
@@ -327,12 +234,19 @@ def check_parameter(paper: str, name: str, value: Any) -> Any:
 
 
 def build_check(paper: str, values: Mapping[str, Any]) -> None:
-    """Call ``paper``'s grid builder with the complete parameter ``values``; one ValueError if it refuses."""
-    builder = BUILDERS.get(paper)
-    if builder is None:
+    """Declare ``paper``'s experiments with the complete parameter ``values``; one ValueError if refused.
+
+    The chapter's ``SPEC.run_overrides`` picks the values the notebook passes as
+    profile overrides; declaring the experiments with them runs every check the
+    chapter makes, before a kernel starts.
+    """
+    from ..papers import PAPERS, spec
+
+    if paper not in PAPERS:
         return
+    s = spec(paper)
     try:
-        builder(values)
+        s.experiments(values.get("profile", "paper"), **s.run_overrides(values))
     except (ValueError, TypeError, KeyError) as exc:
         text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         raise ValueError(f"the parameters of {paper} are refused by its grid builder: "

@@ -117,6 +117,11 @@ class PaperSpec:
     parameters : mapping, optional
         The notebook's parameters (:class:`ldpfair.experiments.parameters.Param`),
         checked by ``ldpfair run`` before a kernel starts.
+    overrides : sequence of str, optional
+        The notebook parameters that the notebook passes to :meth:`results` as
+        profile overrides (``ldpfair run`` declares the experiments with them
+        before a kernel starts, so a combination the chapter refuses fails
+        early). Default: every notebook parameter that is a value of the profile.
     """
 
     name: str
@@ -126,6 +131,7 @@ class PaperSpec:
     claims: Callable[[], Sequence[Claim]]
     scoreboard: Callable[[], pd.DataFrame]
     parameters: Mapping[str, Any] = field(default_factory=dict)
+    overrides: Sequence[str] | None = None
 
     def __post_init__(self) -> None:
         missing = [p for p in ("quick", "paper") if p not in self.profiles]
@@ -150,6 +156,12 @@ class PaperSpec:
         if name not in self.profiles:
             raise ValueError(f"unknown profile {name!r} of {self.name}; valid: {', '.join(self.profiles)}")
         return self.profiles[name].with_overrides(**overrides)
+
+    def run_overrides(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The profile overrides among the values of a notebook's parameters (see ``overrides``)."""
+        profile = self.profile(values.get("profile", "paper"))
+        names = profile.values if self.overrides is None else self.overrides
+        return {k: values[k] for k in names if k in values}
 
     def experiments(self, profile: str = "paper", **overrides: Any) -> dict[str, Any]:
         """The experiments (name -> Grid or Sweep) of ``profile`` with ``overrides``."""

@@ -34,7 +34,7 @@ import pandas as pd
 
 from ... import attacks
 from ...experiments import Sweep, run, save_results
-from ...experiments.parameters import Param, _profile, n_jobs_param
+from ...experiments.parameters import Param, n_jobs_param, profile_param
 from ...identity import versioned
 from ..contract import Profile
 
@@ -228,7 +228,7 @@ def _product(**lists: Any) -> list[dict[str, Any]]:
 PROFILES: dict[str, Profile] = {"quick": Profile("quick"), "paper": Profile("paper")}
 
 #: The notebook's parameters (checked by ``ldpfair run`` before a kernel starts).
-PARAMETERS: dict[str, Param] = {"profile": _profile(), "n_jobs": n_jobs_param()}
+PARAMETERS: dict[str, Param] = {"profile": profile_param(), "n_jobs": n_jobs_param()}
 
 
 def declare(profile: Profile) -> dict[str, Sweep]:

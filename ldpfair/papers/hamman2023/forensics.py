@@ -418,7 +418,8 @@ def compute(results: str | None = None, *, reps: int = 200, seed: int = 2023) ->
         frame.to_csv(root / f"{name}.csv.gz", index=False, compression={"method": "gzip", "mtime": 0})
         meta = {"name": name, "producer": "ldpfair.papers.hamman2023.forensics.compute", "reps": reps,
                 "seed": seed, "cells": int(len(cells)), "code_version": __version__,
-                "date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "wall_time_s": round(wall, 1)}
+                "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                "wall_time_s": round(wall, 1)}
         atomic_write_text(root / f"{name}.meta.json", json.dumps(meta, indent=2) + "\n")
         stamp_results(root / name)  # sha256 and row count: the chapter reads it back checked
     return frames

@@ -29,11 +29,11 @@ from ...experiments import Grid, PrivSpec, kfold
 from ...experiments.grid import DatasetSpec
 from ...experiments.parameters import (
     Param,
-    _profile,
     boolean,
     choice,
     integer,
     n_jobs_param,
+    profile_param,
 )
 from ...forest import make_forest
 from ...models import ModelSpec
@@ -212,7 +212,7 @@ def build(profile: str = "paper", **overrides: Any) -> dict[str, Grid]:
 
 #: The notebook's parameters, checked by ``ldpfair run`` before a kernel starts.
 PARAMETERS: dict[str, Param] = {
-    "profile": _profile(),
+    "profile": profile_param(),
     "faithful": boolean("True: the authors' fold aggregation (EO/PE from the last fold); "
                         "False: corrected"),
     "mixed_fig3": boolean("Fig. 3 rows fed by the files the authors' plotting code used"),

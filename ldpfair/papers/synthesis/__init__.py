@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..contract import PaperSpec
 from . import experiments
-from .experiments import build  # used by ldpfair.experiments.parameters.BUILDERS
+from .experiments import build  # a thin compatibility entry point
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -51,4 +51,5 @@ SPEC = PaperSpec(
     claims=committed_claims,
     scoreboard=scoreboard,
     parameters=experiments.PARAMETERS,
+    overrides=(),  # the notebook's `features` picks the encoding shown, not the profile's encodings
 )

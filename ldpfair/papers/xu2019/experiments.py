@@ -28,7 +28,7 @@ import numpy as np
 from ..._validation import check_choice
 from ...datasets.xu2019 import XU2019_ENCODINGS, n_attributes, xu2019_features
 from ...experiments import Sweep
-from ...experiments.parameters import Param, _profile, choice, n_jobs_param
+from ...experiments.parameters import Param, choice, n_jobs_param, profile_param
 from ...functional import PFLR, FairLR, PFLRStar, PrivLR, TaylorLR, lr_sensitivity, pflr_sensitivity
 from ...identity import versioned
 from ..contract import Profile
@@ -237,7 +237,7 @@ _NOTEBOOK_READINGS = ("paper", "v0", "v0+zhang", "v0+upper", "v0+abs", "v0+g", "
 
 #: The notebook's parameters (checked by ``ldpfair run`` before a kernel starts).
 PARAMETERS: dict[str, Param] = {
-    "profile": _profile(),
+    "profile": profile_param(),
     "features": choice("encoding shown with the paper's numbers", ("compact", "onehot")),
     "reading": choice("reading of the paper shown next to its numbers ('paper': adopted; 'v0': our "
                       "first; the others switch one option)", _NOTEBOOK_READINGS),
