@@ -21,9 +21,9 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_rng
+from .build import build_dataset, to_onehot
 from .core import Dataset, register
 from .registry import fetch
-from .uci import build_dataset, to_onehot
 
 __all__ = [
     "DUTCH_COLUMNS",
@@ -133,7 +133,7 @@ def dutch(encoding: str = "codes") -> Dataset:
     ----------
     encoding : {"codes", "onehot"}
         ``"onehot"``: every attribute except sex and occupation one-hot
-        (:func:`ldpfair.datasets.uci.to_onehot`).
+        (:func:`ldpfair.datasets.build.to_onehot`).
 
     Returns
     -------
