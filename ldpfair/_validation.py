@@ -1,8 +1,20 @@
-"""Input validation shared by every module of :mod:`ldpfair`.
+"""Input validation shared by every module of :mod:`ldpfair`: one family of checks.
 
-Each check raises :class:`ValueError` (or :class:`TypeError` for a wrong type)
-with a message that names the argument, the value received and the valid range.
-Nothing is silently coerced.
+Each ``check_*`` returns the value (as a plain Python or numpy type) or raises
+:class:`TypeError` for a wrong type and :class:`ValueError` for a value out of
+range, with one message that names the argument, the value received and what is
+valid. Nothing is silently coerced: a bool is not an integer, a float is not a
+count, NaN and infinities are refused unless a check says otherwise.
+
+Scalars: :func:`check_count` (integers in a range), :func:`check_real` (finite
+reals in an interval), :func:`check_probability`, :func:`check_epsilon`,
+:func:`check_domain_size`, :func:`check_choice`, :func:`check_n_jobs`.
+Arrays: :func:`check_values`. Other: :func:`check_rng`, :func:`check_allocation`,
+:func:`check_creatable`; :func:`interval` and :func:`did_you_mean` word messages.
+
+:func:`sklearn.utils.check_scalar` is not used: it accepts ``True`` as an
+integer and NaN or infinity as a real within any bounds, and its messages
+(``"x == -1, must be >= 0."``) are not those of this family.
 """
 
 from __future__ import annotations
@@ -24,11 +36,43 @@ __all__ = [
     "check_probability",
     "check_choice",
     "check_count",
+    "check_real",
+    "interval",
     "check_n_jobs",
     "did_you_mean",
     "check_allocation",
     "spawn_rngs",
 ]
+
+
+def _is_integer(value: object) -> bool:
+    """Whether ``value`` is an integer (numpy integers included, bools excluded)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
+def _is_real(value: object) -> bool:
+    """Whether ``value`` is a real number (numpy floats and integers included, bools excluded)."""
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def interval(low: float = -math.inf, high: float = math.inf, *, low_open: bool = False,
+             high_open: bool = False) -> str:
+    """Word an interval: ``"[0, 1]"``, ``"(0, inf)"`` (an infinite end is always open).
+
+    Parameters
+    ----------
+    low, high : float
+        The ends.
+    low_open, high_open : bool
+        Whether an end is excluded.
+
+    Returns
+    -------
+    str
+    """
+    left = "(" if low_open or math.isinf(low) else "["
+    right = ")" if high_open or math.isinf(high) else "]"
+    return f"{left}{low:g}, {high:g}{right}"
 
 
 def check_epsilon(epsilon: object, name: str = "epsilon", *, allow_inf: bool = False) -> float:
@@ -53,7 +97,7 @@ def check_epsilon(epsilon: object, name: str = "epsilon", *, allow_inf: bool = F
     ValueError
         If ``epsilon`` is not a finite positive real (or inf when allowed).
     """
-    if isinstance(epsilon, bool) or not isinstance(epsilon, numbers.Real):
+    if not _is_real(epsilon):
         raise TypeError(f"{name} must be a real number > 0, got {epsilon!r} ({type(epsilon).__name__})")
     value = float(epsilon)
     if np.isnan(value):
@@ -86,7 +130,7 @@ def check_domain_size(k: object, name: str = "k", *, minimum: int = 2) -> int:
     ValueError
         If ``k < minimum``.
     """
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+    if not _is_integer(k):
         if isinstance(k, numbers.Real) and float(k).is_integer():
             raise TypeError(f"{name} must be an integer >= {minimum}, got the float {k!r}")
         raise TypeError(f"{name} must be an integer >= {minimum}, got {k!r} ({type(k).__name__})")
@@ -150,8 +194,8 @@ def check_rng(rng: object, name: str = "rng") -> np.random.Generator:
         return rng
     if isinstance(rng, np.random.SeedSequence):
         return np.random.default_rng(rng)
-    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
-        if int(rng) < 0:
+    if _is_integer(rng):
+        if int(rng) < 0:  # type: ignore[call-overload]
             raise ValueError(f"{name} seed must be a non-negative integer, got {rng}")
         return np.random.default_rng(int(rng))
     raise TypeError(
@@ -160,17 +204,57 @@ def check_rng(rng: object, name: str = "rng") -> np.random.Generator:
     )
 
 
+def check_real(
+    value: object,
+    name: str,
+    *,
+    low: float = -math.inf,
+    high: float = math.inf,
+    low_open: bool = False,
+    high_open: bool = False,
+    why: str = "",
+) -> float:
+    """Return ``value`` as a float after checking it is a finite real in ``[low, high]``.
+
+    Parameters
+    ----------
+    value : real
+        The value; a bool or a string is refused, NaN and infinities too.
+    name : str
+        Argument name used in the message.
+    low, high : float
+        The ends of the interval (default: the whole real line).
+    low_open, high_open : bool
+        Whether an end is excluded (``low_open=True``: ``value > low``).
+    why : str
+        Appended to the valid range in the message, e.g. ``" (a slack)"``.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number.
+    ValueError
+        If it is NaN, infinite or outside the interval:
+        ``"<name> must lie in [low, high]<why>, got <value>"``.
+    """
+    valid = interval(low, high, low_open=low_open, high_open=high_open)
+    if not _is_real(value):
+        raise TypeError(f"{name} must be a real number in {valid}{why}, got {value!r} "
+                        f"({type(value).__name__})")
+    v = float(value)  # type: ignore[arg-type]
+    inside = (v > low if low_open else v >= low) and (v < high if high_open else v <= high)
+    if not (math.isfinite(v) and inside):
+        raise ValueError(f"{name} must lie in {valid}{why}, got {v}")
+    return v
+
+
 def check_probability(p: object, name: str, *, open_interval: bool = False) -> float:
-    """Return ``p`` as a float after checking it lies in [0, 1] (or (0, 1))."""
-    if isinstance(p, bool) or not isinstance(p, numbers.Real):
-        raise TypeError(f"{name} must be a probability, got {p!r}")
-    value = float(p)
-    if open_interval:
-        if not 0.0 < value < 1.0:
-            raise ValueError(f"{name} must lie in (0, 1), got {value}")
-    elif not 0.0 <= value <= 1.0:
-        raise ValueError(f"{name} must lie in [0, 1], got {value}")
-    return value
+    """Return ``p`` as a float after checking it lies in [0, 1] (or (0, 1)): :func:`check_real`."""
+    return check_real(p, name, low=0.0, high=1.0, low_open=open_interval, high_open=open_interval)
 
 
 def did_you_mean(value: object, choices: Iterable[object]) -> str:
@@ -194,18 +278,34 @@ def check_choice(value: object, choices: Iterable[str], name: str) -> str:
     return value
 
 
-def check_count(value: object, name: str, *, minimum: int = 1, maximum: int | None = None) -> int:
+def check_count(value: object, name: str, *, minimum: int = 1, maximum: int | None = None,
+                why: str = "") -> int:
     """Return ``value`` as an int after checking ``minimum <= value (<= maximum)``.
+
+    Parameters
+    ----------
+    value : int
+        The value (numpy integers accepted).
+    name : str
+        Argument name used in the message.
+    minimum, maximum : int
+        The range (``maximum=None``: no upper bound).
+    why : str
+        Appended to the valid range in the message, e.g. ``" (both groups non-empty)"``.
+
+    Returns
+    -------
+    int
 
     Raises
     ------
     TypeError
         If ``value`` is not an integer (a bool, float or string is refused).
     ValueError
-        If it lies outside the range.
+        If it lies outside the range: ``"<name> must be an integer >= m[ and <= M]<why>, got <value>"``.
     """
-    valid = f"an integer >= {minimum}" + (f" and <= {maximum}" if maximum is not None else "")
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+    valid = f"an integer >= {minimum}" + (f" and <= {maximum}" if maximum is not None else "") + why
+    if not _is_integer(value):
         raise TypeError(f"{name} must be {valid}, got {value!r} ({type(value).__name__})")
     count = int(value)
     if count < minimum or (maximum is not None and count > maximum):
@@ -249,7 +349,7 @@ def check_n_jobs(n_jobs: object, name: str = "n_jobs") -> int | None:
     cpus = os.cpu_count() or 1
     valid = (f"None, an integer from 1 to {4 * cpus} (4 x the {cpus} CPUs), "
              f"or -1 .. -{cpus} (all CPUs, all but one...)")
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral):
+    if not _is_integer(n_jobs):
         raise TypeError(f"{name} must be {valid}; got {n_jobs!r} ({type(n_jobs).__name__})")
     jobs = int(n_jobs)
     if jobs == 0 or jobs > 4 * cpus or jobs < -cpus:
@@ -264,7 +364,6 @@ def check_creatable(path: object, what: str) -> None:
     file on the way, or a folder without write permission, is refused before any
     work is done).
     """
-    import os
     from pathlib import Path
 
     probe = Path(path)  # type: ignore[arg-type]

@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from . import __version__
+from . import __version__, config
 
 _SUBCOMMAND_MODULES = (
     "ldpfair.datasets._cli", "ldpfair.experiments._cli", "ldpfair.papers._cli", "ldpfair.classroom_cli"
@@ -105,12 +104,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     cmd = args.command
     try:
+        debug = config.debug()
+    except ValueError as exc:
+        print(f"ldpfair {cmd}: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print(f"ldpfair {cmd}: error: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:  # noqa: BLE001 - every failure is one line, never a traceback
-        if os.environ.get("LDPFAIR_DEBUG") == "1":
+        if debug:
             raise
         kind = "" if isinstance(exc, (ValueError, KeyError)) else f"{type(exc).__name__}: "
         print(f"ldpfair {cmd}: error: {kind}{_one_line(exc)}", file=sys.stderr)

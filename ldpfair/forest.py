@@ -23,7 +23,6 @@ Test rows are predicted once per distinct row and mapped back.
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 import numpy as np
@@ -32,7 +31,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from sklearn.utils.validation import check_array, check_is_fitted
 
-from ._validation import check_rng
+from ._validation import check_count, check_rng
 from .identity import versioned
 
 __all__ = ["DistinctRowForest", "distinct_rows", "make_forest"]
@@ -67,12 +66,6 @@ def distinct_rows(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         code = code * len(uniq) + inv.reshape(-1)
     _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
     return first, inverse.reshape(-1)
-
-
-def _check_int(value: object, name: str, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or int(value) < low:
-        raise ValueError(f"invalid {name}={value!r}; valid: an integer >= {low}")
-    return int(value)
 
 
 class DistinctRowForest(ClassifierMixin, BaseEstimator):
@@ -156,7 +149,7 @@ class DistinctRowForest(ClassifierMixin, BaseEstimator):
         y : array-like of shape (n,)
             Class labels.
         """
-        n_trees = _check_int(self.n_estimators, "n_estimators", 1)
+        n_trees = check_count(self.n_estimators, "n_estimators")
         if self.random_state is None:
             raise ValueError("random_state=None: DistinctRowForest needs an explicit int seed, "
                              "Generator or SeedSequence")

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from . import config
 from .reporting import Claim
 from .verdicts import (
     CAUSES,
@@ -150,15 +151,15 @@ def computed(papers: Sequence[str] | None = None) -> tuple[pd.DataFrame, pd.Data
 
     papers = list(papers or PAPERS)
     root = Path(__file__).resolve().parents[1]
-    h = hashlib.sha256(repr((papers, os.environ.get("LDPFAIR_REFERENCE_DIR", ""),
-                             os.environ.get("LDPFAIR_DATA_DIR", ""))).encode())
+    h = hashlib.sha256(repr((papers, str(config.reference_dir() or ""),
+                             str(config.data_dir() or ""))).encode())
     for base, pattern in ((root / "ldpfair", "**/*.py"), (root / "ldpfair", "**/*.json"),
                           (root / "results", "**/*")):
         for f in sorted(base.glob(pattern)):
             if f.is_file():
                 h.update(str(f.relative_to(root)).encode())
                 h.update(f.read_bytes())
-    folder = Path(os.environ.get("LDPFAIR_CACHE") or root / ".ldpfair_cache") / "scoreboard"
+    folder = config.task_cache_dir() / "scoreboard"
     path = folder / f"{h.hexdigest()[:32]}.pkl"
     if path.is_file():
         try:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,6 +35,8 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.rcsetup import cycler
 from matplotlib.text import Text
+
+from . import config
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
@@ -221,8 +222,8 @@ def enforce(fig: Figure, dpi: float | None = None) -> dict[str, Any]:
               "smallest_before": min(before, default=None),
               "smallest": min((float(t.get_fontsize()) for t in texts), default=None), "raised": raised}
     RECORDS.append(record)
-    log = os.environ.get("LDPFAIR_FIGURE_LOG")
-    if log:
+    log = config.figure_log()
+    if log is not None:
         with open(log, "a", encoding="utf-8") as fh:
             fh.write(json.dumps(record) + "\n")
     return record

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from ldpfair import datasets
-from ldpfair.datasets import uci
+from ldpfair.datasets import adult, bank_marketing, build, german_credit, student
 
 # ---------------------------------------------------------------------------
 # fixtures in the raw formats
@@ -73,7 +73,7 @@ age,job,marital,balance,y
 
 @pytest.fixture
 def raw_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Write every fixture under its registry name and point uci.fetch at them."""
+    """Write every fixture under its registry name and point the loaders' fetch at them."""
     files = {
         "uci-adult/adult.data": ADULT_TRAIN,
         "uci-adult/adult.test": ADULT_TEST,
@@ -85,7 +85,8 @@ def raw_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         p = tmp_path / name
         p.parent.mkdir(parents=True, exist_ok=True)
         p.write_text(text)
-    monkeypatch.setattr(uci, "fetch", lambda name: tmp_path / name)
+    for module in (adult, german_credit, student, bank_marketing):
+        monkeypatch.setattr(module, "fetch", lambda name: tmp_path / name)
     return tmp_path
 
 
@@ -112,10 +113,10 @@ def _check_card(ds: datasets.Dataset) -> None:
 
 
 def test_read_adult_parses_both_formats(raw_dir: Path) -> None:
-    train = uci.read_adult(raw_dir / "uci-adult/adult.data")
-    test = uci.read_adult(raw_dir / "uci-adult/adult.test")
+    train = adult.read_adult(raw_dir / "uci-adult/adult.data")
+    test = adult.read_adult(raw_dir / "uci-adult/adult.test")
     assert len(train) == 6 and len(test) == 3  # blank line and '|' header skipped
-    assert list(train.columns) == uci.ADULT_COLUMNS
+    assert list(train.columns) == adult.ADULT_COLUMNS
     assert test["income"].tolist() == ["<=50K", ">50K", ">50K"]  # trailing '.' removed
     assert train.loc[2, "workclass"] == "?" and train.loc[2, "native_country"] == "?"
     assert train["age"].dtype == np.int64 and train["age"].tolist()[:2] == [39, 50]
@@ -133,7 +134,7 @@ def test_read_adult_rejects_malformed(tmp_path: Path, line: str, match: str) -> 
     p = tmp_path / "bad.data"
     p.write_text(ADULT_TRAIN.splitlines()[0] + "\n" + line)
     with pytest.raises(ValueError, match=match):
-        uci.read_adult(p)
+        adult.read_adult(p)
 
 
 def test_adult_fairprojection_on_fixture(raw_dir: Path) -> None:
@@ -252,7 +253,7 @@ def test_read_german_rejects_malformed(tmp_path: Path, line: str, match: str) ->
     p = tmp_path / "german.data"
     p.write_text(line)
     with pytest.raises(ValueError, match=match):
-        uci.read_german(p)
+        german_credit.read_german(p)
 
 
 # ---------------------------------------------------------------------------
@@ -278,17 +279,18 @@ def test_bank_on_fixture_both_separators(raw_dir: Path) -> None:
     _check_card(ds)
     semi = raw_dir / "bank.csv"
     semi.write_text(BANK.replace(",", ";"))
-    pd.testing.assert_frame_equal(uci.read_bank(semi), uci.read_bank(raw_dir / uci._BANK_FILE))
+    expected = bank_marketing.read_bank(raw_dir / bank_marketing._BANK_FILE)
+    pd.testing.assert_frame_equal(bank_marketing.read_bank(semi), expected)
 
 
 def test_build_dataset_rejects_unknown_value() -> None:
     raw = pd.DataFrame({"a": ["x", "y"], "t": ["no", "maybe"]})
     with pytest.raises(ValueError, match="'t'.*maybe"):
-        uci.build_dataset("toy", raw, categorical={"a": None, "t": ["no", "yes"]}, numeric=[],
-                          target="t", protected="a", sensitive=["a"])  # fmt: skip
+        build.build_dataset("toy", raw, categorical={"a": None, "t": ["no", "yes"]}, numeric=[],
+                            target="t", protected="a", sensitive=["a"])  # fmt: skip
     with pytest.raises(ValueError, match="exactly once"):
-        uci.build_dataset("toy", raw, categorical={"t": None}, numeric=[], target="t",
-                          protected="t", sensitive=["t"])  # fmt: skip
+        build.build_dataset("toy", raw, categorical={"t": None}, numeric=[], target="t",
+                            protected="t", sensitive=["t"])  # fmt: skip
 
 
 # ---------------------------------------------------------------------------

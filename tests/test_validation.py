@@ -122,3 +122,50 @@ def test_counts_jobs_and_did_you_mean():
     assert did_you_mean("xu2091", ["xu2019", "hamman2023"]) == " (did you mean 'xu2019'?)"
     assert did_you_mean("oue", ["GRR", "OUE"]) == " (did you mean 'OUE'?)"
     assert did_you_mean("zzz", ["GRR", "OUE"]) == ""
+
+
+def test_check_real_refuses_bools_nan_infinities_and_out_of_range():
+    from ldpfair._validation import check_real
+
+    assert check_real(np.float32(0.5), "x", low=0, high=1) == 0.5
+    assert check_real(np.int64(3), "x", low=0) == 3.0 and type(check_real(3, "x")) is float
+    assert check_real(0.0, "x", low=0.0) == 0.0
+    for bad in (True, "1", None, [1.0]):
+        with pytest.raises(TypeError, match=r"x must be a real number in \[0, inf\), got"):
+            check_real(bad, "x", low=0.0)
+    cases = ((float("nan"), {}, r"x must lie in \(-inf, inf\), got nan"),
+             (float("inf"), {"low": 0.0}, r"x must lie in \[0, inf\), got inf"),
+             (-1e-12, {"low": 0.0}, r"\[0, inf\), got -1e-12"),
+             (0.0, {"low": 0.0, "low_open": True}, r"x must lie in \(0, inf\), got 0.0"),
+             (1.0, {"low": 0.0, "high": 1.0, "high_open": True, "why": " (a slack)"},
+              r"x must lie in \[0, 1\) \(a slack\), got 1.0"))
+    for bad, kwargs, match in cases:
+        with pytest.raises(ValueError, match=match):
+            check_real(bad, "x", **kwargs)
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False), st.floats(-10, 10), st.floats(0, 10),
+       st.booleans(), st.booleans())
+def test_check_real_accepts_exactly_the_interval(x, low, width, low_open, high_open):
+    from ldpfair._validation import check_real
+
+    high = low + width
+    inside = (x > low if low_open else x >= low) and (x < high if high_open else x <= high)
+    try:
+        assert check_real(x, "x", low=low, high=high, low_open=low_open, high_open=high_open) == x
+        accepted = True
+    except ValueError:
+        accepted = False
+    assert accepted == inside
+
+
+def test_interval_words_and_count_reason():
+    from ldpfair._validation import check_count, interval
+
+    assert interval(0, 1) == "[0, 1]" and interval(0, 1, low_open=True, high_open=True) == "(0, 1)"
+    assert interval(0.5) == "[0.5, inf)" and interval() == "(-inf, inf)"
+    with pytest.raises(ValueError, match=r"n0 must be an integer >= 1 and <= 9 \(both\), got 10"):
+        check_count(10, "n0", maximum=9, why=" (both)")
+    with pytest.raises(TypeError, match=r"n must be an integer >= 2 \(why\), got 2.0 \(float\)"):
+        check_count(2.0, "n", minimum=2, why=" (why)")
+    assert check_count(np.int32(9), "n0", maximum=9) == 9

@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 import pooch
 
+from .. import config
 from .arcolezi import _fmt, domains_of, label_encode, read_codes_csv
 from .core import Dataset, register
 from .registry import fetch, file_sha256
@@ -181,9 +182,9 @@ def make_acs_coverage(
 
 
 def _default_root() -> Path:
-    data = os.environ.get("LDPFAIR_DATA_DIR")
-    if data:
-        return Path(data).expanduser() / "folktables"
+    data = config.data_dir()
+    if data is not None:
+        return data / "folktables"
     return Path(pooch.os_cache("ldpfair")) / "folktables"
 
 

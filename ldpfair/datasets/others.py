@@ -13,17 +13,16 @@ verified paths from :func:`ldpfair.datasets.registry.fetch`.
 
 from __future__ import annotations
 
-import numbers
 import os
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from .._validation import check_rng
+from .._validation import check_count, check_rng
+from .build import build_dataset, to_onehot
 from .core import Dataset, register
 from .registry import fetch
-from .uci import build_dataset, to_onehot
 
 __all__ = [
     "DUTCH_COLUMNS",
@@ -133,7 +132,7 @@ def dutch(encoding: str = "codes") -> Dataset:
     ----------
     encoding : {"codes", "onehot"}
         ``"onehot"``: every attribute except sex and occupation one-hot
-        (:func:`ldpfair.datasets.uci.to_onehot`).
+        (:func:`ldpfair.datasets.build.to_onehot`).
 
     Returns
     -------
@@ -293,12 +292,6 @@ def compas_fairprojection() -> Dataset:
 # Hamman et al.'s synthetic test sets
 
 
-def _check_int(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be an integer, got {value!r} ({type(value).__name__})")
-    return int(value)
-
-
 def hamman_attributes(n: int, n0: int, rng: np.random.Generator) -> np.ndarray:
     """Return a protected-attribute vector of length ``n`` with exactly ``n0`` zeros.
 
@@ -321,15 +314,13 @@ def hamman_attributes(n: int, n0: int, rng: np.random.Generator) -> np.ndarray:
 
     Raises
     ------
+    TypeError
+        If ``n`` or ``n0`` is not an integer.
     ValueError
         If ``n < 2`` or ``n0`` is outside ``[1, n - 1]``.
     """
-    n = _check_int(n, "n")
-    n0 = _check_int(n0, "n0")
-    if n < 2:
-        raise ValueError(f"n must be an integer >= 2 (both groups non-empty), got {n}")
-    if not 1 <= n0 < n:
-        raise ValueError(f"n0 must satisfy 1 <= n0 < n = {n} (both groups non-empty), got {n0}")
+    n = check_count(n, "n", minimum=2, why=" (both groups non-empty)")
+    n0 = check_count(n0, "n0", minimum=1, maximum=n - 1, why=f" (n = {n}: both groups non-empty)")
     a = np.ones(n, dtype=np.int64)
     a[rng.choice(n, size=n0, replace=False)] = 0
     return a

@@ -41,6 +41,8 @@ from typing import Any
 
 import pooch
 
+from .. import config
+
 __all__ = [
     "COLLECTIONS",
     "ChecksumError",
@@ -57,8 +59,7 @@ __all__ = [
 ]
 
 #: The known collections and the environment variable naming their offline folder.
-COLLECTIONS: dict[str, str] = {"data": "LDPFAIR_DATA_DIR", "reference": "LDPFAIR_REFERENCE_DIR"}
-CACHE_ENV = "LDPFAIR_CACHE_DIR"
+COLLECTIONS: dict[str, str] = {"data": config.DATA_DIR, "reference": config.REFERENCE_DIR}
 
 _HINT_FETCH = "run `ldpfair data fetch` on a machine with network access"
 
@@ -200,9 +201,9 @@ class FileRegistry:
     # -- folders ---------------------------------------------------------
     def local_dir(self) -> Path | None:
         """Return the offline folder in use, or None when files are downloaded."""
-        value = os.environ.get(self.env)
-        if value:
-            return Path(value).expanduser()
+        value = config.path_from_env(self.env)
+        if value is not None:
+            return value
         if self._fallback_dirs is not None:
             for d in self._fallback_dirs():
                 if d.is_dir():
@@ -213,8 +214,7 @@ class FileRegistry:
         """Return the pooch download cache of this collection."""
         if self._cache_dir is not None:
             return self._cache_dir
-        base = os.environ.get(CACHE_ENV)
-        root = Path(base).expanduser() if base else Path(pooch.os_cache("ldpfair"))
+        root = config.download_cache_dir() or Path(pooch.os_cache("ldpfair"))
         return root / self.collection
 
     def _pooch(self) -> pooch.Pooch:
@@ -278,7 +278,7 @@ class FileRegistry:
                 raise FileNotFoundError(
                     f"{self.collection} file {name!r} not found: looked in {path} "
                     f"(folder {local}, from ${self.env}"
-                    f"{'' if os.environ.get(self.env) else ' default'}). "
+                    f"{'' if config.path_from_env(self.env) else ' default'}). "
                     f"Download it from {entry.url} into that folder, point {self.env} "
                     f"at a folder holding it, or unset {self.env} and {_HINT_FETCH}."
                 )
@@ -341,7 +341,7 @@ class FileRegistry:
             "mode": "offline folder" if local is not None else "download cache",
             "folder": str(local if local is not None else self.cache_dir()),
             "env": self.env,
-            "env_value": os.environ.get(self.env, ""),
+            "env_value": str(config.path_from_env(self.env) or ""),
             "cache": str(self.cache_dir()),
             "files": len(self.entries),
         }
@@ -370,8 +370,8 @@ def _reference_entries() -> tuple[FileEntry, ...]:
 
 
 def _reference_fallback() -> list[Path]:
-    data = os.environ.get("LDPFAIR_DATA_DIR")
-    return [Path(data).expanduser().parent / "reference"] if data else []
+    data = config.data_dir()
+    return [data.parent / "reference"] if data is not None else []
 
 
 _REGISTRIES: dict[str, FileRegistry] = {}

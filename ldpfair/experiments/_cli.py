@@ -87,15 +87,16 @@ def _main(args: argparse.Namespace) -> int:
 
     from papermill.exceptions import PapermillExecutionError
 
-    from .profiles import RUN_LEDGER_ENV, provenance_summary
+    from .. import config
+    from .profiles import provenance_summary
 
     fd, ledger = tempfile.mkstemp(prefix="ldpfair-run-", suffix=".jsonl")
     os.close(fd)
-    previous = os.environ.get(RUN_LEDGER_ENV)
-    os.environ[RUN_LEDGER_ENV] = ledger  # inherited by the kernel: complete and record
     try:
-        out = execute(path, params, output=args.output, kernel_name=args.kernel,
-                      prepare_only=args.prepare_only, log_output=args.log_output)
+        # inherited by the kernel: complete the paper profile and record the provenance
+        with config.exported(config.RUN_LEDGER, ledger):
+            out = execute(path, params, output=args.output, kernel_name=args.kernel,
+                          prepare_only=args.prepare_only, log_output=args.log_output)
         summary = provenance_summary(Path(path).stem, ledger)
     except PapermillExecutionError as exc:
         print(f"ldpfair run: the notebook failed in cell {exc.exec_count}: {exc.ename}: "
@@ -103,10 +104,6 @@ def _main(args: argparse.Namespace) -> int:
         print("the partially executed notebook was written to the output folder", file=sys.stderr)
         return 1
     finally:
-        if previous is None:
-            os.environ.pop(RUN_LEDGER_ENV, None)
-        else:
-            os.environ[RUN_LEDGER_ENV] = previous
         Path(ledger).unlink(missing_ok=True)
     print(f"executed notebook: {out}")
     print(f"figures folder: {figures_dir(out) / 'figures'}")

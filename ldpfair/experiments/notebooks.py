@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .. import config
 from .._validation import check_creatable, did_you_mean
 from .parameters import DECLARATIONS, build_check
 
@@ -42,10 +43,6 @@ __all__ = [
 _NOTEBOOK_SUFFIXES = (".md", ".py", ".ipynb")
 
 
-def _repo_root() -> Path:
-    return Path(__file__).resolve().parents[2]
-
-
 def notebooks_dir(path: str | os.PathLike[str] | None = None) -> Path:
     """Folder of the paper notebooks.
 
@@ -54,13 +51,7 @@ def notebooks_dir(path: str | os.PathLike[str] | None = None) -> Path:
     """
     if path is not None:
         return Path(path)
-    env = os.environ.get("LDPFAIR_NOTEBOOKS")
-    if env:
-        return Path(env)
-    local = Path("notebooks")
-    if local.is_dir():
-        return local
-    return _repo_root() / "notebooks"
+    return config.notebooks_dir()
 
 
 def results_dir(paper: str | None = None) -> Path:
@@ -69,8 +60,7 @@ def results_dir(paper: str | None = None) -> Path:
     Independent of the working directory, so a notebook executed in an output
     folder still finds the committed paper-profile results.
     """
-    env = os.environ.get("LDPFAIR_RESULTS_DIR")
-    root = Path(env) if env else _repo_root() / "results"
+    root = config.results_root()
     return root / paper if paper else root
 
 
@@ -324,16 +314,11 @@ def execute(
     cwd = figures_dir(out)
     (cwd / "figures").mkdir(parents=True, exist_ok=True)
     nb = jupytext.read(notebook)
-    env_key = "LDPFAIR_RESULTS_DIR"
-    old = os.environ.get(env_key)
-    os.environ.setdefault(env_key, str(results_dir().resolve()))
-    try:
+    # the kernel inherits the committed results folder (it runs in the output folder)
+    with config.exported(config.RESULTS_DIR, results_dir().resolve(), override=False):
         papermill.execute_notebook(
             nb, str(out), parameters=params, kernel_name=kernel_name, language="python",
             cwd=str(cwd), progress_bar=False, log_output=log_output,
             prepare_only=prepare_only,
         )
-    finally:
-        if old is None:
-            os.environ.pop(env_key, None)
     return out

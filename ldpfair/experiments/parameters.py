@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .._validation import check_epsilon, check_n_jobs, did_you_mean
+from .._validation import check_count, check_epsilon, check_n_jobs, check_real, did_you_mean, interval
 
 __all__ = ["Param", "DECLARATIONS", "check_parameter", "build_check", "profile_param", "boolean", "integer",
            "real", "choice", "names", "epsilons", "seeds", "n_jobs_param"]
@@ -75,12 +75,10 @@ def integer(meaning: str, minimum: int, maximum: int | None = None) -> Param:
     domain = f"an integer >= {minimum}" + (f" and <= {maximum}" if maximum is not None else "")
 
     def check(value: Any, name: str) -> int:
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-            raise _fail(name, domain, value)
-        number = int(value)
-        if number < minimum or (maximum is not None and number > maximum):
-            raise _fail(name, domain, value)
-        return number
+        try:
+            return check_count(value, name, minimum=minimum, maximum=maximum)
+        except (TypeError, ValueError):
+            raise _fail(name, domain, value) from None
 
     return Param(meaning, domain, check)
 
@@ -88,19 +86,17 @@ def integer(meaning: str, minimum: int, maximum: int | None = None) -> Param:
 def real(meaning: str, low: float, high: float = math.inf, *, low_open: bool = False,
          optional: str | None = None) -> Param:
     """A finite real in ``[low, high]`` (``(low, high]`` with ``low_open``); ``None`` if ``optional``."""
-    domain = f"a real number in {'(' if low_open else '['}{low:g}, {high:g}{']' if high < math.inf else ')'}"
+    domain = f"a real number in {interval(low, high, low_open=low_open)}"
     if optional:
         domain = f"None ({optional}) or {domain}"
 
     def check(value: Any, name: str) -> float | None:
         if value is None and optional:
             return None
-        if isinstance(value, bool) or not isinstance(value, numbers.Real):
-            raise _fail(name, domain, value)
-        v = float(value)
-        if not math.isfinite(v) or v < low or (low_open and v == low) or v > high:
-            raise _fail(name, domain, value)
-        return v
+        try:
+            return check_real(value, name, low=low, high=high, low_open=low_open)
+        except (TypeError, ValueError):
+            raise _fail(name, domain, value) from None
 
     return Param(meaning, domain, check)
 

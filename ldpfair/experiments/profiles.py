@@ -24,6 +24,7 @@ from typing import Any
 
 import pandas as pd
 
+from .. import config
 from .._validation import check_choice
 from .engine import run
 from .grid import Grid
@@ -32,7 +33,7 @@ from .results import load_results, save_results
 __all__ = ["PROFILES", "RUN_LEDGER_ENV", "select_profile", "run_profile", "provenance_summary"]
 
 #: Environment variable naming the provenance ledger of an ``ldpfair run``.
-RUN_LEDGER_ENV = "LDPFAIR_RUN_LEDGER"
+RUN_LEDGER_ENV = config.RUN_LEDGER
 
 #: Profile names every paper notebook declares.
 PROFILES = ("quick", "paper")
@@ -83,12 +84,10 @@ def run_profile(
         ``"computed": profile`` when the results were computed rather than read).
     """
     grid = select_profile(profile, grids)
-    ledger = os.environ.get(RUN_LEDGER_ENV) or None
+    ledger = config.run_ledger()
     name = Path(results).name if results is not None else f"{grid.name} ({profile})"
     if compute is None:
-        compute = not (profile == "paper" and results is not None) or os.environ.get(
-            "LDPFAIR_COMPUTE", ""
-        ) == "1"
+        compute = not (profile == "paper" and results is not None) or config.compute()
     if not compute:
         frame, cov = load_results(grid, results)  # type: ignore[arg-type]
         if ledger is None or cov["present"] == cov["total"]:
@@ -126,7 +125,7 @@ def _complete(grid: Any, committed: pd.DataFrame, *, cache: Any, n_jobs: int | N
     return frame
 
 
-def _record(ledger: str | None, experiment: str, committed: int, computed: int) -> None:
+def _record(ledger: Path | None, experiment: str, committed: int, computed: int) -> None:
     """Append one experiment's provenance to the ``ldpfair run`` ledger (when there is one)."""
     if ledger is None:
         return

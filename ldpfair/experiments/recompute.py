@@ -28,6 +28,7 @@ from typing import Any
 
 import pandas as pd
 
+from .. import config
 from .._validation import check_count, check_n_jobs
 
 __all__ = ["plan", "recompute", "backend"]
@@ -180,7 +181,7 @@ def recompute(papers: Sequence[str] | None = None, experiment: str | None = None
 
     check_n_jobs(n_jobs)
     if cache is None:
-        cache = os.environ.get("LDPFAIR_CACHE") or Path(__file__).resolve().parents[2] / ".ldpfair_cache"
+        cache = config.task_cache_dir()
     rows = []
     todo = _experiments(papers, experiment)
     with backend(scheduler=scheduler, local_cluster=local_cluster):
