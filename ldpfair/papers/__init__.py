@@ -153,7 +153,9 @@ def results(
     if profile == "paper":  # a registered chapter: its committed results
         _check_paper(paper)
     if cache is None:
-        cache = os.environ.get("LDPFAIR_CACHE") or Path(__file__).resolve().parents[2] / ".ldpfair_cache"
+        from .. import config
+
+        cache = config.task_cache_dir()
     out = {}
     for name, grid in grids.items():
         out[name] = run_profile(

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ... import attacks
+from ... import attacks, config
 from ...experiments import Sweep, run, save_results
 from ...experiments.parameters import Param, n_jobs_param, profile_param
 from ...identity import versioned
@@ -321,7 +321,7 @@ def compute(names: list[str] | None = None, *, n_jobs: int = 1, large_n_seeds: i
                  if large_n_seeds is None or t.params.get("n", 0) < 10000 or t.seed < large_n_seeds]
         start = time.perf_counter()
         if cache is None:
-            cache = os.environ.get("LDPFAIR_CACHE") or Path(__file__).resolve().parents[3] / ".ldpfair_cache"
+            cache = config.task_cache_dir()
         frame = run(sweep, tasks=tasks, n_jobs=n_jobs, progress=False, cache=cache)
         save_results(frame, root / name, grid=sweep, wall_time=time.perf_counter() - start,
                      metadata={"profile": "paper", "n_jobs": n_jobs, "large_n_seeds": large_n_seeds})
