@@ -226,9 +226,13 @@ def _lemire(raw, pos, s, bits):  # pragma: no cover - compiled
     """Uniform integer on ``[0, s)`` from ``bits``-bit raw parts; ``-1`` if the buffer ran out.
 
     ``m = x s``; accept when ``m mod 2^bits >= 2^bits mod s`` (tested only when
-    ``m mod 2^bits < s``), result ``m >> bits``.
+    ``m mod 2^bits < s``), result ``m >> bits``. The buffer may be exhausted on
+    entry (``pos == n``): a subset user whose earlier draws were rejected reaches
+    its last draws past the ``omega + 64 / bits`` parts its kernel checked for.
     """
     n = raw.shape[0]
+    if pos >= n:
+        return np.int64(-1), pos
     su = np.uint64(s)
     sh = np.uint64(bits)
     mask = (np.uint64(1) << sh) - np.uint64(1)
