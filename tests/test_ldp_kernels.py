@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from ldpfair.ldp import GRR, OUE, RAPPOR, THE, _bits, make_protocol
+from ldpfair.ldp import _subsets as sub
 from ldpfair.ldp._kernels import COUNT_ROWS
 from ldpfair.ldp.grr import GRR_BLOCK
 from ldpfair.ldp.unary import bit_counts
@@ -132,7 +133,7 @@ def _subsets(key):
         return make_protocol("SS", k, eps).perturb(rng.integers(0, k, n), rng), rng
     _, k, omega, block = key
     rng = np.random.default_rng(block)
-    return _bits.draw_subsets(rng.integers(0, k, 5000), k, omega, 0.4, rng, block=block), rng
+    return sub.draw_subsets(rng.integers(0, k, 5000), k, omega, 0.4, rng, block=block), rng
 
 
 @pytest.mark.parametrize("key", list(GOLDEN_SUBSETS))
@@ -174,10 +175,10 @@ def test_subset_kernel_never_reads_past_its_buffer(small):
     values = np.array([2, 0], dtype=np.int64)
     out = np.full((2, omega), 99, dtype=np.uint8)
     if small:
-        i, pos = _bits._subset_kernel_small(out, values, 0, raw, 0, 16, k, omega, np.uint64(0), False)
+        i, pos = sub._subset_kernel_small(out, values, 0, raw, 0, 16, k, omega, np.uint64(0), False)
     else:
         stamp = np.full(k - 1, -1, dtype=np.int64)
-        i, pos, _ = _bits._subset_kernel(out, values, 0, raw, 0, 16, k, omega, np.uint64(0), False, stamp, 0)
+        i, pos, _ = sub._subset_kernel(out, values, 0, raw, 0, 16, k, omega, np.uint64(0), False, stamp, 0)
     # the user is not completed from the sentinel; the driver restarts it on a fresh buffer
     assert (i, pos) == (0, raw.shape[0])
 
@@ -190,10 +191,10 @@ def test_subset_kernel_completes_a_user_that_fits(small):
     values = np.array([2], dtype=np.int64)
     out = np.zeros((1, omega), dtype=np.uint8)
     if small:
-        i, pos = _bits._subset_kernel_small(out, values, 0, raw, 0, 16, k, omega, np.uint64(0), False)
+        i, pos = sub._subset_kernel_small(out, values, 0, raw, 0, 16, k, omega, np.uint64(0), False)
     else:
         stamp = np.full(k - 1, -1, dtype=np.int64)
-        i, pos, _ = _bits._subset_kernel(out, values, 0, raw, 0, 16, k, omega, np.uint64(0), False, stamp, 0)
+        i, pos, _ = sub._subset_kernel(out, values, 0, raw, 0, 16, k, omega, np.uint64(0), False, stamp, 0)
     assert (i, pos) == (1, 7)
     # Floyd: x = 0 on [0, 3) -> other 0; x = 1 (0x4000 * 4 >> 16) on [0, 4) -> other 1
     assert out.tolist() == [[0, 1]]

@@ -13,6 +13,8 @@ import numpy as np
 import pytest
 
 from ldpfair.ldp import GRR, _pcg
+from ldpfair.ldp._bits import BLOCK
+from ldpfair.ldp._subsets import draw_subsets
 from ldpfair.ldp.grr import PCG64_MIN_USERS, PCG64_WORDS, keep_threshold
 
 
@@ -98,3 +100,63 @@ def test_grr_k2_uses_the_other_value():
     flipped = rep != values
     assert 0.4 < flipped.mean() < 0.6
     assert math.isclose(GRR(2, 0.1).p, 1 / (1 + math.exp(-0.1)))
+
+
+class _OtherPCG64(np.random.PCG64):
+    """The same stream, but not ``PCG64`` itself: the samplers take their buffered numpy path."""
+
+
+def _same_state(a: np.random.Generator, b: np.random.Generator) -> bool:
+    """Equal PCG64 states (the LCG state, increment and buffered 32-bit half), whatever the class name."""
+    sa, sb = a.bit_generator.state, b.bit_generator.state
+    return all(sa[key] == sb[key] for key in ("state", "has_uint32", "uinteger"))
+
+
+def _buffered_pair(seed):
+    ours = np.random.default_rng(seed)
+    ref = np.random.Generator(_OtherPCG64(seed))
+    for g in (ours, ref):
+        g.integers(0, 2**32, 1, dtype=np.uint32)  # has_uint32 = 1
+    assert not _pcg.is_pcg64(ref) and _same_state(ours, ref)
+    return ours, ref
+
+
+@pytest.mark.parametrize(
+    ("k", "omega", "n", "block", "chunk_words"),
+    [
+        (1000, 438, 3000, BLOCK, None),  # the benchmark's setting, several logical buffers below
+        (1000, 438, 3000, 700, None),
+        (1000, 438, 300, 50, 1),  # a chunk of one word: every user grows it or is redone
+        (1000, 438, 300, 50, 120),  # a chunk smaller than one user: grown once
+        (300, 40, 5000, 333, 31),  # refills in the middle of users
+        (5000, 3, 20_000, 1000, 2),  # 32-bit parts
+        (200_000, 7000, 40, 7, None),  # 32-bit parts, many rejections
+        (130, 129, 500, 1, 5),  # omega = k - 1, one user per buffer
+        # many rejections: users run out at the end of a logical buffer (about one in 30),
+        # also on entry to a draw (the former out-of-buffer read)
+        (3001, 3000, 400, 1, None),
+        (3001, 3000, 400, 1, 700),
+    ],
+)
+@pytest.mark.parametrize("p", [0.0, 0.3, 1.0])
+def test_chunked_subsets_are_the_buffered_draws(k, omega, n, block, chunk_words, p):
+    values = np.random.default_rng([k, n]).integers(0, k, n)
+    ours, ref = _buffered_pair(k + n)
+    new = draw_subsets(values, k, omega, p, ours, block=block, chunk_words=chunk_words)
+    old = draw_subsets(values, k, omega, p, ref, block=block)
+    np.testing.assert_array_equal(new, old)
+    assert _same_state(ours, ref)
+
+
+@pytest.mark.parametrize(("k", "omega"), [(6, 3), (74, 32), (129, 60)])  # the register kernel (k - 1 <= 128)
+def test_small_domain_subsets_from_the_reused_buffer(k, omega):
+    values = np.random.default_rng(k).integers(0, k, 9000)
+    ours, ref = _buffered_pair(k)
+    new = draw_subsets(values, k, omega, 0.4, ours, block=1000)
+    np.testing.assert_array_equal(new, draw_subsets(values, k, omega, 0.4, ref, block=1000))
+    assert _same_state(ours, ref)
+
+
+def test_chunk_words_is_checked():
+    with pytest.raises(ValueError, match="chunk_words"):
+        draw_subsets(np.zeros(3, dtype=np.int64), 300, 4, 0.5, np.random.default_rng(0), chunk_words=0)

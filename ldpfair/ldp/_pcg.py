@@ -21,7 +21,7 @@ import numba
 import numpy as np
 from llvmlite import ir
 from numba.core import types
-from numba.extending import intrinsic
+from numba.extending import intrinsic, overload
 
 __all__ = ["MULT", "LANES", "is_pcg64", "read_state", "write_state", "affine_power", "lane_constants"]
 
@@ -68,9 +68,14 @@ def lane_constants(inc: int) -> np.ndarray:
     return np.array([a >> 64, a & _MASK64, c >> 64, c & _MASK64], dtype=np.uint64)
 
 
+def mulhi(a: np.uint64, b: np.uint64) -> np.uint64:
+    """High 64 bits of the 128-bit product of two uint64 (one ``mul`` instruction when compiled)."""
+    return np.uint64((int(a) * int(b)) >> 64)
+
+
 @intrinsic
-def mulhi(typingctx, a, b):  # pragma: no cover - compiled
-    """High 64 bits of the 128-bit product of two uint64 (one ``mul`` instruction)."""
+def _mulhi_llvm(typingctx, a, b):  # pragma: no cover - compiled
+    """:func:`mulhi` in LLVM IR: zero-extend to i128, multiply, take the high half."""
     sig = types.uint64(types.uint64, types.uint64)
 
     def codegen(context, builder, signature, args):
@@ -79,6 +84,11 @@ def mulhi(typingctx, a, b):  # pragma: no cover - compiled
         return builder.trunc(builder.lshr(prod, ir.Constant(i128, 64)), ir.IntType(64))
 
     return sig, codegen
+
+
+@overload(mulhi)
+def _mulhi_overload(a, b):  # pragma: no cover - compiled
+    return lambda a, b: _mulhi_llvm(a, b)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
