@@ -160,3 +160,16 @@ def test_small_domain_subsets_from_the_reused_buffer(k, omega):
 def test_chunk_words_is_checked():
     with pytest.raises(ValueError, match="chunk_words"):
         draw_subsets(np.zeros(3, dtype=np.int64), 300, 4, 0.5, np.random.default_rng(0), chunk_words=0)
+
+
+@pytest.mark.parametrize("k", [2, 74])
+@pytest.mark.parametrize("bad", [-1, "k"])
+def test_grr_rejects_bad_codes_and_leaves_the_generator(k, bad):
+    # the in-kernel path checks the codes in its pass; a bad one raises and draws nothing
+    values = np.random.default_rng(0).integers(0, k, 5 * PCG64_MIN_USERS)
+    values[3 * PCG64_MIN_USERS + 1] = k if bad == "k" else bad
+    rng = np.random.default_rng(1)
+    before = rng.bit_generator.state
+    with pytest.raises(ValueError, match="values"):
+        GRR(k, 1.0).perturb(values, rng)
+    assert rng.bit_generator.state == before

@@ -79,7 +79,9 @@ def grr_fill_pcg64(values, out, p, tp, k, st, lane, buf):  # pragma: no cover - 
     reused buffer ``buf`` (cache-resident) a block at a time. ``ui < p`` is
     decided on the integer ``word >> 11 < tp`` (``tp = ceil(p 2^53)``, the same
     test); for ``k = 2`` the other value is ``1 - v`` (the clamped float formula
-    gives 0, shifted past ``v``), so no float is computed.
+    gives 0, shifted past ``v``), so no float is computed. Returns whether every
+    code was in ``[0, k)`` (checked in the same pass; if not, ``out`` and ``st``
+    are meaningless).
     """
     n = values.shape[0]
     scale = (k - 1) / (1.0 - p) if p < 1.0 else 0.0
@@ -87,6 +89,7 @@ def grr_fill_pcg64(values, out, p, tp, k, st, lane, buf):  # pragma: no cover - 
     sh = np.uint64(11)
     ut = np.uint64(tp)
     b = buf.shape[0]
+    ok = True
     for start in range(0, n, b):
         m = min(b, n - start)
         words = buf[:m]
@@ -94,15 +97,18 @@ def grr_fill_pcg64(values, out, p, tp, k, st, lane, buf):  # pragma: no cover - 
         if k == 2:
             for t in range(m):
                 v = values[start + t]
+                ok &= (v >= 0) & (v < 2)
                 out[start + t] = v if (words[t] >> sh) < ut else 1 - v
         else:
             for t in range(m):
                 w = words[t] >> sh
                 v = values[start + t]
+                ok &= (v >= 0) & (v < k)
                 o = np.int64((np.float64(w) * TWO_M53 - p) * scale)
                 o = top if o > top else o
                 o += o >= v
                 out[start + t] = v if w < ut else o
+    return ok
 
 
 @numba.njit(cache=True, nogil=True)

@@ -118,20 +118,24 @@ class GRR(FrequencyOracle):
         """
         arr = np.asarray(values)
         fast = arr.ndim == 1 and arr.dtype == np.int64 and arr.flags.c_contiguous
+        n = arr.shape[0] if fast else 0
+        if n >= PCG64_MIN_USERS and isinstance(rng, np.random.Generator) and _pcg.is_pcg64(rng):
+            # the codes are range-checked in the kernel's pass; the state is stored only if they are valid
+            out = np.empty(n, dtype=np.int64)
+            state, words = _pcg.read_state(rng)
+            lane = _pcg.lane_constants(state["state"]["inc"])
+            buf = np.empty(min(n, PCG64_WORDS), dtype=np.uint64)
+            if grr_fill_pcg64(arr, out, self.p, keep_threshold(self.p), self.k, words, lane, buf):
+                _pcg.write_state(rng, state, words)
+                return out
+            self._check_values(values)  # raises: a code is outside [0, k)
+            raise AssertionError("unreachable: the kernel found a code outside [0, k)")  # pragma: no cover
         # one fused pass for the common case; anything else is checked (and any error
         # raised) by the common validation
         values = arr if fast and codes_in_range(arr, self.k) else self._check_values(values)
         rng = check_rng(rng)
         n = values.shape[0]
         out = np.empty(n, dtype=np.int64)
-        if n >= PCG64_MIN_USERS and _pcg.is_pcg64(rng):
-            state, words = _pcg.read_state(rng)
-            lane = _pcg.lane_constants(state["state"]["inc"])
-            tp = keep_threshold(self.p)
-            buf = np.empty(min(n, PCG64_WORDS), dtype=np.uint64)
-            grr_fill_pcg64(values, out, self.p, tp, self.k, words, lane, buf)
-            _pcg.write_state(rng, state, words)
-            return out
         raw = type(rng.bit_generator) in RAW_DOUBLE_BITGENS
         buf = None if raw else np.empty(min(n, GRR_BLOCK))
         for start in range(0, n, GRR_BLOCK):
