@@ -23,6 +23,8 @@ from ._pcg import fill_raw
 
 __all__ = ["draw_subsets"]
 
+MASK32 = 0xFFFFFFFF
+
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _lemire_reject(raw, pos, n, su, mm, mask):  # pragma: no cover - compiled
@@ -40,6 +42,39 @@ def _lemire_reject(raw, pos, n, su, mm, mask):  # pragma: no cover - compiled
     return True, mm, pos
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _floyd(row, pp, raw, upos, n_raw, stamp, gen, v, j, mu, sh, mask):  # pragma: no cover - compiled
+    """Floyd's steps ``j .. mu - 1`` into ``row[pp:]``; ``(ok, pos)``, ``ok`` false if the parts ran out.
+
+    The draws go in segments in which every draw has at least its first part
+    left (no bounds test per draw); a rejection, which consumes more parts,
+    shortens the segment, and a segment that cannot start means the parts ran
+    out on entry to a draw.
+    """
+    one = np.uint64(1)
+    while j < mu:
+        avail = n_raw - upos
+        if avail == 0:
+            return False, upos
+        end = j + min(mu - j, avail)
+        while j < end:
+            su = j + one
+            mm = np.uint64(raw[upos]) * su
+            upos += one
+            if (mm & mask) < su:
+                ok, mm, upos = _lemire_reject(raw, upos, n_raw, su, mm, mask)
+                if not ok:
+                    return False, upos
+                end = min(end, su + (n_raw - upos))
+            x = mm >> sh
+            x = j if stamp[x] == gen else x
+            stamp[x] = gen
+            row[pp] = x + (x >= v)
+            pp += one
+            j = su
+    return True, upos
+
+
 @numba.njit(cache=True, nogil=True)
 def _one_user(row, v, raw, pos, n_raw, bits, m, omega, t, full, stamp, gen):  # pragma: no cover
     r"""One user's subset from the parts ``raw[pos:n_raw]``; returns ``(ok, pos)``.
@@ -50,8 +85,9 @@ def _one_user(row, v, raw, pos, n_raw, bits, m, omega, t, full, stamp, gen):  # 
     drawn and unused, so the parts a user consumes do not depend on its outcome.
     Floyd: for ``j = m - need .. m - 1`` take ``x`` uniform on ``[0, j]``, or ``j``
     if ``x`` is taken (``stamp[x] == gen``, branch-free select); others index
-    ``x`` maps to ``x + (x >= v)``. Lemire is inlined: ``x = (part (j + 1)) >>
-    bits``, rejection tested only when the low bits are below ``j + 1``. ``ok``
+    ``x`` maps to ``x + (x >= v)`` (:func:`_floyd`). Lemire is inlined: ``x =
+    (part (j + 1)) >> bits``, rejection tested only when the low bits are below
+    ``j + 1``. ``ok``
     is ``False`` when the parts ran out (also on entry to a draw: a user whose
     earlier draws were rejected needs more than ``omega + 64 / bits`` parts).
     Positions and indices are unsigned (no negative-index wraparound code).
@@ -79,24 +115,13 @@ def _one_user(row, v, raw, pos, n_raw, bits, m, omega, t, full, stamp, gen):  # 
             ok, mm, upos = _lemire_reject(raw, upos, n_raw, su, mm, mask)
             if not ok:
                 return False, np.int64(upos)
-    pp = np.uint64(p0)
-    for j in range(m - omega + p0, m):
-        ju = np.uint64(j)
-        su = ju + one
-        if upos >= n_raw:
-            return False, np.int64(upos)
-        mm = np.uint64(raw[upos]) * su
-        upos += one
-        if (mm & mask) < su:
-            ok, mm, upos = _lemire_reject(raw, upos, n_raw, su, mm, mask)
-            if not ok:
-                return False, np.int64(upos)
-        x = mm >> sh
-        x = ju if stamp[x] == gen else x
-        stamp[x] = gen
-        row[pp] = x + (x >= v)
-        pp += one
-    return True, np.int64(upos)
+    pp, j0, mu = np.uint64(p0), np.uint64(m - omega + p0), np.uint64(m)
+    # two inlined copies with the part width as a constant (fewer live registers in the loop)
+    if bits == 16:
+        ok, upos = _floyd(row, pp, raw, upos, n_raw, stamp, gen, v, j0, mu, np.uint64(16), np.uint64(0xFFFF))
+    else:
+        ok, upos = _floyd(row, pp, raw, upos, n_raw, stamp, gen, v, j0, mu, np.uint64(32), np.uint64(MASK32))
+    return ok, np.int64(upos)
 
 
 @numba.njit(cache=True, nogil=True)
