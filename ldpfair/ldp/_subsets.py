@@ -23,9 +23,6 @@ from ._pcg import fill_raw
 
 __all__ = ["draw_subsets"]
 
-MASK32 = 0xFFFFFFFF
-
-
 @numba.njit(cache=True, nogil=True, inline="always")
 def _lemire_reject(raw, pos, n, su, mm, mask):  # pragma: no cover - compiled
     """Lemire's rejection loop after a first product ``mm`` with ``mm mod 2^bits < s``.
@@ -40,110 +37,6 @@ def _lemire_reject(raw, pos, n, su, mm, mask):  # pragma: no cover - compiled
         mm = np.uint64(raw[pos]) * su
         pos += np.uint64(1)
     return True, mm, pos
-
-
-@numba.njit(cache=True, nogil=True, inline="always")
-def _floyd(row, pp, raw, upos, n_raw, stamp, gen, v, j, mu, sh, mask):  # pragma: no cover - compiled
-    """Floyd's steps ``j .. mu - 1`` into ``row[pp:]``; ``(ok, pos)``, ``ok`` false if the parts ran out.
-
-    The draws go in segments in which every draw has at least its first part
-    left (no bounds test per draw); a rejection, which consumes more parts,
-    shortens the segment, and a segment that cannot start means the parts ran
-    out on entry to a draw.
-    """
-    one = np.uint64(1)
-    while j < mu:
-        avail = n_raw - upos
-        if avail == 0:
-            return False, upos
-        end = j + min(mu - j, avail)
-        while j < end:
-            su = j + one
-            mm = np.uint64(raw[upos]) * su
-            upos += one
-            if (mm & mask) < su:
-                ok, mm, upos = _lemire_reject(raw, upos, n_raw, su, mm, mask)
-                if not ok:
-                    return False, upos
-                end = min(end, su + (n_raw - upos))
-            x = mm >> sh
-            x = j if stamp[x] == gen else x
-            stamp[x] = gen
-            row[pp] = x + (x >= v)
-            pp += one
-            j = su
-    return True, upos
-
-
-@numba.njit(cache=True, nogil=True)
-def _one_user(row, v, raw, pos, n_raw, bits, m, omega, t, full, stamp, gen):  # pragma: no cover
-    r"""One user's subset from the parts ``raw[pos:n_raw]``; returns ``(ok, pos)``.
-
-    ``64 / bits`` parts make a 64-bit ``u``; ``u < T`` puts the true value ``v``
-    in the subset. Then always ``omega`` integers with ranges
-    ``m - omega + 1 .. m`` (``m = k - 1`` others): when ``v`` is in, the first is
-    drawn and unused, so the parts a user consumes do not depend on its outcome.
-    Floyd: for ``j = m - need .. m - 1`` take ``x`` uniform on ``[0, j]``, or ``j``
-    if ``x`` is taken (``stamp[x] == gen``, branch-free select); others index
-    ``x`` maps to ``x + (x >= v)`` (:func:`_floyd`). Lemire is inlined: ``x =
-    (part (j + 1)) >> bits``, rejection tested only when the low bits are below
-    ``j + 1``. ``ok``
-    is ``False`` when the parts ran out (also on entry to a draw: a user whose
-    earlier draws were rejected needs more than ``omega + 64 / bits`` parts).
-    Positions and indices are unsigned (no negative-index wraparound code).
-    """
-    nparts = 64 // bits
-    sh = np.uint64(bits)
-    mask = (np.uint64(1) << sh) - np.uint64(1)
-    one = np.uint64(1)
-    upos = np.uint64(pos)
-    n_raw = np.uint64(n_raw)
-    u = np.uint64(0)
-    for q in range(nparts):
-        u = (u << sh) | np.uint64(raw[upos + np.uint64(q)])
-    upos += np.uint64(nparts)
-    p0 = 0
-    if full or u < t:
-        row[0] = v
-        p0 = 1
-        su = np.uint64(m - omega + 1)  # the unused draw
-        if upos >= n_raw:
-            return False, np.int64(upos)
-        mm = np.uint64(raw[upos]) * su
-        upos += one
-        if (mm & mask) < su:
-            ok, mm, upos = _lemire_reject(raw, upos, n_raw, su, mm, mask)
-            if not ok:
-                return False, np.int64(upos)
-    pp, j0, mu = np.uint64(p0), np.uint64(m - omega + p0), np.uint64(m)
-    # two inlined copies with the part width as a constant (fewer live registers in the loop)
-    if bits == 16:
-        ok, upos = _floyd(row, pp, raw, upos, n_raw, stamp, gen, v, j0, mu, np.uint64(16), np.uint64(0xFFFF))
-    else:
-        ok, upos = _floyd(row, pp, raw, upos, n_raw, stamp, gen, v, j0, mu, np.uint64(32), np.uint64(MASK32))
-    return ok, np.int64(upos)
-
-
-@numba.njit(cache=True, nogil=True)
-def _subset_kernel(out, values, i, raw, pos, bits, k, omega, t, full, stamp, gen):  # pragma: no cover
-    """Subset selection (:func:`_one_user`) for users ``i ..`` from the buffer of parts ``raw``.
-
-    A user starts only if ``omega + 64 / bits`` parts are left; one whose
-    rejections exhaust the buffer is restarted on a fresh buffer (which is then
-    exact). Returns ``(i, pos, gen)``; ``pos = len(raw)`` when the buffer ran out
-    mid-user.
-    """
-    n = values.shape[0]
-    n_raw = raw.shape[0]
-    per_user = omega + 64 // bits
-    while i < n and n_raw - pos >= per_user:
-        gen += 1
-        v = np.uint64(values[i])
-        ok, pos = _one_user(out[i], v, raw, pos, n_raw, bits, k - 1, omega, t, full, stamp, gen)
-        if not ok:
-            return i, n_raw, gen
-        i += 1
-    return i, pos, gen
 
 
 #: Slots of the control array of :func:`_subset_kernel_pcg`.
@@ -177,22 +70,40 @@ def _refill(words, ctl, st, lane, keep, per_word):  # pragma: no cover - compile
 
 @numba.njit(cache=True, nogil=True)
 def _subset_kernel_pcg(out, values, i, bits, k, omega, t, full, stamp, gen, words, parts, ctl, st, lane):
-    """:func:`_subset_kernel` on one logical buffer generated a chunk at a time (numpy's PCG64).
+    r"""Subset selection for users ``i ..`` from one logical buffer of raw parts.
 
-    The logical buffer (``ctl[_BW]`` words, as one ``raw_words`` draw) is never
-    materialised: the chunk ``words`` (cache-sized; ``parts`` is its uint16 or
-    uint32 view) holds its parts
-    ``ctl[_CBASE] ..`` (``ctl[_CLEN]`` of them), refilled from the position of
-    the current user when fewer than ``omega + 64 / bits + _AHEAD`` are left. A
-    user that runs out at the end of the chunk but not of the logical buffer is
-    redone after a refill (its outcome depends only on its parts); at the end of
-    the logical buffer it is restarted on the next buffer, as before. Returns
+    Per user: ``64 / bits`` parts make a 64-bit ``u``; ``u < T`` puts the true
+    value ``v`` in the subset. Then always ``omega`` integers with ranges
+    ``m - omega + 1 .. m`` (``m = k - 1`` others): when ``v`` is in, the first is
+    drawn and unused, so the parts a user consumes do not depend on its outcome.
+    Floyd: for ``j = m - need .. m - 1`` take ``x`` uniform on ``[0, j]``, or ``j``
+    if ``x`` is taken (``stamp[x] == gen``, branch-free select); others index
+    ``x`` maps to ``x + (x >= v)``. Lemire is inlined: ``x = (part (j + 1)) >>
+    bits``, rejection tested only when the low bits are below ``j + 1``. The
+    draws go in segments in which each has at least its first part left (no
+    bounds test per draw; a rejection shortens the segment). Indices are unsigned.
+
+    The logical buffer (``ctl[_BW]`` words, as one ``raw_words`` draw) is the
+    parts ``ctl[_CBASE] ..`` (``ctl[_CLEN]`` of them) of the chunk ``parts`` (a
+    uint16 or uint32 view of ``words``): for PCG64 a cache-sized chunk refilled
+    (:func:`_refill`) from the position of the current user when fewer than
+    ``omega + 64 / bits + _AHEAD`` parts are left; for a materialised buffer
+    (:func:`_subset_kernel`) the whole buffer. A user starts only if
+    ``omega + 64 / bits`` parts of the logical buffer are left; one that runs out
+    at the end of the chunk but not of the logical buffer is redone after a
+    refill (its outcome depends only on its parts); at the end of the logical
+    buffer (also on entry to a draw) it is restarted on the next buffer. Returns
     ``(i, gen, status)``: status 0 when the logical buffer is used up (or every
     user done), 1 when one user needs more parts than the chunk holds.
     """  # pragma: no cover - compiled
     n = values.shape[0]
     per_word = 64 // bits
     per_user = omega + per_word
+    sh = np.uint64(bits)
+    mask = (np.uint64(1) << sh) - np.uint64(1)
+    one = np.uint64(1)
+    m = k - 1
+    mu = np.uint64(m)
     while i < n:
         cpos = ctl[_CPOS]
         vrem = ctl[_VEND] - ctl[_CBASE] - cpos
@@ -202,10 +113,51 @@ def _subset_kernel_pcg(out, values, i, bits, k, omega, t, full, stamp, gen, word
             cpos -= _refill(words, ctl, st, lane, cpos, per_word)
             ctl[_CPOS] = cpos
         gen += 1
+        n_raw = np.uint64(ctl[_CLEN])
+        upos = np.uint64(cpos)
         v = np.uint64(values[i])
-        ok, pos = _one_user(out[i], v, parts, cpos, ctl[_CLEN], bits, k - 1, omega, t, full, stamp, gen)
+        u = np.uint64(0)
+        for q in range(per_word):
+            u = (u << sh) | np.uint64(parts[upos + np.uint64(q)])
+        upos += np.uint64(per_word)
+        ok = True
+        p0 = 0
+        if full or u < t:
+            out[i, 0] = v
+            p0 = 1
+            su = np.uint64(m - omega + 1)  # the unused draw
+            if upos >= n_raw:
+                ok = False
+            else:
+                mm = np.uint64(parts[upos]) * su
+                upos += one
+                if (mm & mask) < su:
+                    ok, mm, upos = _lemire_reject(parts, upos, n_raw, su, mm, mask)
+        pp = np.uint64(p0)
+        j = np.uint64(m - omega + p0)
+        while ok and j < mu:
+            avail = n_raw - upos
+            if avail == 0:
+                ok = False
+                break
+            end = j + min(mu - j, avail)
+            while j < end:
+                su = j + one
+                mm = np.uint64(parts[upos]) * su
+                upos += one
+                if (mm & mask) < su:
+                    ok, mm, upos = _lemire_reject(parts, upos, n_raw, su, mm, mask)
+                    if not ok:
+                        break
+                    end = min(end, su + (n_raw - upos))
+                x = mm >> sh
+                x = j if stamp[x] == gen else x
+                stamp[x] = gen
+                out[i, pp] = x + (x >= v)
+                pp += one
+                j = su
         if ok:
-            ctl[_CPOS] = pos
+            ctl[_CPOS] = np.int64(upos)
             i += 1
         elif ctl[_CBASE] + ctl[_CLEN] >= ctl[_VEND]:  # the logical buffer ran out: next buffer
             ctl[_CPOS] = ctl[_CLEN]
@@ -217,6 +169,23 @@ def _subset_kernel_pcg(out, values, i, bits, k, omega, t, full, stamp, gen, word
             if ctl[_CLEN] - cpos <= before:
                 return i, gen, 1
     return i, gen, 0
+
+
+@numba.njit(cache=True, nogil=True)
+def _subset_kernel(out, values, i, raw, pos, bits, k, omega, t, full, stamp, gen):  # pragma: no cover
+    """:func:`_subset_kernel_pcg` on the materialised buffer of parts ``raw``, from position ``pos``.
+
+    Returns ``(i, pos, gen)``; ``pos = len(raw)`` when the buffer ran out mid-user.
+    """
+    n_raw = raw.shape[0]
+    ctl = np.zeros(6, dtype=np.int64)
+    ctl[_CLEN] = n_raw
+    ctl[_VEND] = n_raw
+    ctl[_CPOS] = pos
+    nil = np.zeros(0, dtype=np.uint64)  # no words to generate
+    i, gen, _ = _subset_kernel_pcg(out, values, i, bits, k, omega, t, full, stamp, gen, nil, raw, ctl, nil,
+                                   nil)
+    return i, ctl[_CPOS], gen
 
 
 @numba.njit(cache=True, nogil=True)
