@@ -2,14 +2,16 @@ r"""Subset selection's sampler: Floyd's algorithm on Lemire integers from raw wo
 
 Per user, ``64 / bits`` raw parts make a 64-bit ``u`` (``u < T`` puts the true
 value in), then ``omega`` Lemire integers drive Floyd's algorithm over the
-``k - 1`` other values (see :func:`_subset_kernel`). The parts come from buffers
-of raw words of a fixed size per block of users (:func:`draw_subsets`); a
-buffer's left-over words are discarded.
+``k - 1`` other values (see :func:`_subset_kernel_pcg`). The parts come from
+buffers of raw words of a fixed size per block of users (:func:`draw_subsets`);
+a buffer's left-over words are discarded.
 
-For ``numpy.random.PCG64`` (``default_rng``) the buffers are filled inside numba
+For ``numpy.random.PCG64`` (``default_rng``) the words are generated inside numba
 (:func:`ldpfair.ldp._pcg.fill_raw`: the same words as ``rng.integers(0, 2**64,
-dtype=uint64)``, which copies ``next_uint64``) into one reused array instead of
-a fresh array per buffer; the generator is left in the same state.
+dtype=uint64)``, which copies ``next_uint64``), and the generator is left in the
+same state: for ``k - 1 > 128`` a buffer is never materialised but generated a
+cache-sized chunk at a time (:func:`_draw_pcg`); for smaller domains the
+buffers are filled into one reused array instead of a fresh array each.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from ._bits import BLOCK, TWO64, _buffer_size, _lemire, _part_bits, _parts, memb
 from ._pcg import fill_raw
 
 __all__ = ["draw_subsets"]
+
 
 @numba.njit(cache=True, nogil=True, inline="always")
 def _lemire_reject(raw, pos, n, su, mm, mask):  # pragma: no cover - compiled
