@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from ldpfair.ldp import GRR, OUE, RAPPOR, THE, _bits, make_protocol
+from ldpfair.ldp import _subsets as sub
 from ldpfair.ldp._kernels import COUNT_ROWS
 from ldpfair.ldp.grr import GRR_BLOCK
 from ldpfair.ldp.unary import bit_counts
@@ -132,10 +133,68 @@ def _subsets(key):
         return make_protocol("SS", k, eps).perturb(rng.integers(0, k, n), rng), rng
     _, k, omega, block = key
     rng = np.random.default_rng(block)
-    return _bits.draw_subsets(rng.integers(0, k, 5000), k, omega, 0.4, rng, block=block), rng
+    return sub.draw_subsets(rng.integers(0, k, 5000), k, omega, 0.4, rng, block=block), rng
 
 
 @pytest.mark.parametrize("key", list(GOLDEN_SUBSETS))
 def test_subsets_match_the_former_code(key):
     reports, rng = _subsets(key)
     assert (_digest(reports), float(rng.random())) == GOLDEN_SUBSETS[key]
+
+
+# ---------------------------------------------------------------------------
+# Lemire at the end of a buffer: a subset user whose first draw is rejected needs
+# omega + 64 / bits + 1 parts; the kernels check for omega + 64 / bits only, so its
+# last draw starts at pos == len(raw). It must report "buffer ran out" (the user is
+# restarted on a fresh buffer), never read the part after the buffer.
+# ---------------------------------------------------------------------------
+
+SENTINEL = 0xC000  # a part that Lemire would accept (x = 3 for s = 4)
+
+
+def _buffer_with_sentinel(parts: list[int]) -> np.ndarray:
+    """The 16-bit parts ``parts`` as a view whose next element in memory is :data:`SENTINEL`."""
+    base = np.array([*parts, SENTINEL, SENTINEL], dtype=np.uint16)
+    return base[: len(parts)]
+
+
+def test_lemire_reports_an_exhausted_buffer_on_entry():
+    raw = _buffer_with_sentinel([1, 2, 3])
+    assert _bits._lemire(raw, 3, 4, 16) == (-1, 3)
+    assert _bits._lemire(raw, 2, 4, 16) == (0, 3)  # 3 * 4 >> 16
+
+
+@pytest.mark.parametrize("small", [True, False])
+def test_subset_kernel_never_reads_past_its_buffer(small):
+    # k = 5 (m = 4 others), omega = 2, T = 0 (true value never in): 4 parts for u,
+    # then Floyd draws on [0, 3) and [0, 4). The part 0 is rejected for s = 3
+    # (0 < 2^16 mod 3 = 1), 1 is accepted; the buffer then holds omega + 4 parts
+    # exactly (the kernels' check passes), and the draw on [0, 4) has no part left.
+    k, omega = 5, 2
+    raw = _buffer_with_sentinel([7, 7, 7, 7, 0, 1])
+    values = np.array([2, 0], dtype=np.int64)
+    out = np.full((2, omega), 99, dtype=np.uint8)
+    if small:
+        i, pos = sub._subset_kernel_small(out, values, 0, raw, 0, 16, k, omega, np.uint64(0), False)
+    else:
+        stamp = np.full(k - 1, -1, dtype=np.int64)
+        i, pos, _ = sub._subset_kernel(out, values, 0, raw, 0, 16, k, omega, np.uint64(0), False, stamp, 0)
+    # the user is not completed from the sentinel; the driver restarts it on a fresh buffer
+    assert (i, pos) == (0, raw.shape[0])
+
+
+@pytest.mark.parametrize("small", [True, False])
+def test_subset_kernel_completes_a_user_that_fits(small):
+    # the same user with one more part: completed, and the sentinel is not used
+    k, omega = 5, 2
+    raw = _buffer_with_sentinel([7, 7, 7, 7, 0, 1, 0x4000])
+    values = np.array([2], dtype=np.int64)
+    out = np.zeros((1, omega), dtype=np.uint8)
+    if small:
+        i, pos = sub._subset_kernel_small(out, values, 0, raw, 0, 16, k, omega, np.uint64(0), False)
+    else:
+        stamp = np.full(k - 1, -1, dtype=np.int64)
+        i, pos, _ = sub._subset_kernel(out, values, 0, raw, 0, 16, k, omega, np.uint64(0), False, stamp, 0)
+    assert (i, pos) == (1, 7)
+    # Floyd: x = 0 on [0, 3) -> other 0; x = 1 (0x4000 * 4 >> 16) on [0, 4) -> other 1
+    assert out.tolist() == [[0, 1]]

@@ -19,12 +19,12 @@ from ldpfair.ldp import OUE, RAPPOR, SS, THE
 from ldpfair.ldp._bits import (
     TWO64,
     bernoulli_bits,
-    draw_subsets,
     member_dtype,
     threshold,
     threshold_bits,
     uniform_ints,
 )
+from ldpfair.ldp._subsets import draw_subsets
 from ldpfair.ldp.unary import draw_unary
 
 ALPHA = 1e-4
@@ -229,7 +229,8 @@ def test_draw_subsets_small_buffers_and_law():
 
 def test_subset_kernels_agree():
     # The register-bitset kernel (k - 1 <= 128) and the stamp kernel consume the same words.
-    from ldpfair.ldp._bits import _subset_kernel, _subset_kernel_small, raw_words
+    from ldpfair.ldp._bits import raw_words
+    from ldpfair.ldp._subsets import _subset_kernel, _subset_kernel_small
 
     k, omega, n = 74, 32, 3000
     values = np.random.default_rng(0).integers(0, k, n)

@@ -57,7 +57,6 @@ __all__ = [
     "fill_bernoulli",
     "set_true_bits",
     "uniform_ints",
-    "draw_subsets",
 ]
 
 #: ``2**64``: the number of values of a raw word.
@@ -226,9 +225,13 @@ def _lemire(raw, pos, s, bits):  # pragma: no cover - compiled
     """Uniform integer on ``[0, s)`` from ``bits``-bit raw parts; ``-1`` if the buffer ran out.
 
     ``m = x s``; accept when ``m mod 2^bits >= 2^bits mod s`` (tested only when
-    ``m mod 2^bits < s``), result ``m >> bits``.
+    ``m mod 2^bits < s``), result ``m >> bits``. The buffer may be exhausted on
+    entry (``pos == n``): a subset user whose earlier draws were rejected reaches
+    its last draws past the ``omega + 64 / bits`` parts its kernel checked for.
     """
     n = raw.shape[0]
+    if pos >= n:
+        return np.int64(-1), pos
     su = np.uint64(s)
     sh = np.uint64(bits)
     mask = (np.uint64(1) << sh) - np.uint64(1)
@@ -254,101 +257,6 @@ def _uniform_kernel(out, i, raw, pos, s, bits):  # pragma: no cover - compiled
         if x < 0:
             return i, n_raw
         out[i] = x
-        i += 1
-    return i, pos
-
-
-@numba.njit(cache=True, nogil=True)
-def _subset_kernel(out, values, i, raw, pos, bits, k, omega, t, full, stamp, gen):  # pragma: no cover
-    r"""Subset selection for users ``i ..`` with Floyd's algorithm on Lemire integers.
-
-    ``raw`` holds ``bits``-bit parts (uint16 or uint32 views of the raw words).
-    Per user: ``64 / bits`` parts make a 64-bit ``u``; ``u < T`` puts the true
-    value ``v`` in the subset. Then always ``omega`` integers with ranges
-    ``m - omega + 1 .. m`` (``m = k - 1`` others): when ``v`` is in, the first is
-    drawn and unused, so the parts a user consumes do not depend on its outcome
-    (a user whose rejections exhaust the buffer is restarted on a fresh buffer,
-    which is then exact). Floyd: for ``j = m - need .. m - 1`` take ``x`` uniform
-    on ``[0, j]``, or ``j`` if ``x`` is taken (branch-free select); others index
-    ``x`` maps to ``x + (x >= v)``.
-    """
-    n = values.shape[0]
-    n_raw = raw.shape[0]
-    nparts = 64 // bits
-    sh = np.uint64(bits)
-    m = k - 1
-    while i < n and n_raw - pos >= omega + nparts:
-        v = values[i]
-        gen += 1
-        u = np.uint64(0)
-        for q in range(nparts):
-            u = (u << sh) | np.uint64(raw[pos + q])
-        pos += nparts
-        inc = full or u < t
-        p0 = 0
-        if inc:
-            out[i, 0] = v
-            p0 = 1
-            x, pos = _lemire(raw, pos, m - omega + 1, bits)  # unused draw
-            if x < 0:
-                return i, n_raw, gen
-        need = omega - p0
-        row = out[i]
-        pp = p0
-        for j in range(m - need, m):
-            x, pos = _lemire(raw, pos, j + 1, bits)
-            if x < 0:
-                return i, n_raw, gen
-            taken = stamp[x] == gen
-            x = j if taken else x
-            stamp[x] = gen
-            row[pp] = x + (x >= v)
-            pp += 1
-        i += 1
-    return i, pos, gen
-
-
-@numba.njit(cache=True, nogil=True)
-def _subset_kernel_small(out, values, i, raw, pos, bits, k, omega, t, full):  # pragma: no cover
-    """:func:`_subset_kernel` for ``k - 1 <= 128``: the taken set lives in two 64-bit registers."""
-    n = values.shape[0]
-    n_raw = raw.shape[0]
-    nparts = 64 // bits
-    sh = np.uint64(bits)
-    m = k - 1
-    one = np.uint64(1)
-    z = np.uint64(0)
-    while i < n and n_raw - pos >= omega + nparts:
-        v = values[i]
-        u = np.uint64(0)
-        for q in range(nparts):
-            u = (u << sh) | np.uint64(raw[pos + q])
-        pos += nparts
-        inc = full or u < t
-        p0 = 0
-        if inc:
-            out[i, 0] = v
-            p0 = 1
-            x, pos = _lemire(raw, pos, m - omega + 1, bits)  # unused draw
-            if x < 0:
-                return i, n_raw
-        need = omega - p0
-        row = out[i]
-        pp = p0
-        lo = z
-        hi = z
-        for j in range(m - need, m):
-            x, pos = _lemire(raw, pos, j + 1, bits)
-            if x < 0:
-                return i, n_raw
-            w = lo if x < 64 else hi
-            taken = (w >> np.uint64(x & 63)) & one
-            x = j if taken else x
-            bm = one << np.uint64(x & 63)
-            lo |= bm if x < 64 else z
-            hi |= z if x < 64 else bm
-            row[pp] = x + (x >= v)
-            pp += 1
         i += 1
     return i, pos
 
@@ -499,53 +407,3 @@ def member_dtype(k: int) -> np.dtype:
         if k - 1 <= np.iinfo(dt).max:
             return np.dtype(dt)
     return np.dtype(np.int64)
-
-
-def draw_subsets(
-    values: np.ndarray, k: int, omega: int, p: float, rng: np.random.Generator, *, block: int = BLOCK
-) -> np.ndarray:
-    r"""Subsets of size ``omega``: ``v`` in with probability ``p``, the rest uniform from ``[k] \ {v}``.
-
-    Parameters
-    ----------
-    values : numpy.ndarray of int64
-        True values in ``[0, k)``.
-    k, omega : int
-        Domain and subset sizes (``1 <= omega <= k - 1``).
-    p : float
-        Inclusion probability of the true value (exactly ``threshold(p) / 2^64``).
-    rng : numpy.random.Generator
-        Source of the raw words.
-    block : int
-        Users per raw-word buffer.
-
-    Returns
-    -------
-    numpy.ndarray of shape (n, omega)
-        Members, in :func:`member_dtype` ``(k)`` (the smallest unsigned type holding ``k - 1``).
-    """
-    if not 1 <= omega <= k - 1 or k - 1 > 1 << 32:
-        raise ValueError(f"need 1 <= omega <= k - 1 <= 2**32, got k={k}, omega={omega}")
-    n = values.shape[0]
-    # members are stored in the smallest unsigned type that holds k - 1 (uint8 for k <= 256):
-    # the output is omega values per user, and its memory traffic dominates at large omega
-    out = np.empty((n, omega), dtype=member_dtype(k))
-    t = threshold(p)
-    full = t == TWO64
-    tu = np.uint64(t % TWO64)
-    bits = _part_bits(k - 1)
-    per_word = 64 // bits
-    stamp = np.full(k - 1, -1, dtype=np.int64)
-    parts = omega + per_word  # per user, without rejections
-    i, pos, gen = 0, 0, 0
-    raw = _parts(np.zeros(0, dtype=np.uint64), bits)
-    while i < n:
-        if raw.shape[0] - pos < parts:
-            users = min(n - i, block)
-            raw = _parts(raw_words(rng, _buffer_size(users, parts / per_word, 0.5, parts)), bits)
-            pos = 0
-        if k - 1 <= 128:
-            i, pos = _subset_kernel_small(out, values, i, raw, pos, bits, k, omega, tu, full)
-        else:
-            i, pos, gen = _subset_kernel(out, values, i, raw, pos, bits, k, omega, tu, full, stamp, gen)
-    return out

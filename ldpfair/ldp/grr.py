@@ -8,10 +8,11 @@ import numpy as np
 
 from .._validation import check_rng
 from ..encoding import one_hot as _one_hot
-from ._kernels import codes_in_range, grr_fill, grr_fill_raw
+from . import _pcg
+from ._kernels import codes_in_range, grr_fill, grr_fill_pcg64, grr_fill_raw
 from .base import FrequencyOracle, ratio_or_inf
 
-__all__ = ["GRR", "one_hot", "GRR_BLOCK"]
+__all__ = ["GRR", "one_hot", "keep_threshold", "GRR_BLOCK", "PCG64_MIN_USERS"]
 
 #: Users per block of :meth:`GRR.perturb`: their uniforms (128 KiB) stay in the cache
 #: and the buffer is reused, instead of an n-sized float array of fresh pages.
@@ -20,6 +21,23 @@ GRR_BLOCK = 1 << 14
 #: Bit generators whose ``random()`` is ``(next_uint64 >> 11) 2^-53``: for them GRR reads
 #: the raw words (``random_raw``) and converts them itself, the same doubles for less work.
 RAW_DOUBLE_BITGENS = (np.random.PCG64, np.random.PCG64DXSM, np.random.SFC64, np.random.Philox)
+
+#: From this many users on, a ``PCG64`` stream is generated inside the kernel
+#: (:mod:`ldpfair.ldp._pcg`: the same words, no buffer of fresh pages); below it the
+#: fixed cost of reading and writing the generator's state is not worth it.
+PCG64_MIN_USERS = 256
+
+#: Words per pass of the in-kernel PCG64 (a 16 KiB buffer that stays in L1).
+PCG64_WORDS = 2048
+
+
+def keep_threshold(p: float) -> int:
+    """``ceil(p 2^53)``: for a 53-bit integer ``w``, ``w 2^-53 < p`` exactly when ``w < ceil(p 2^53)``.
+
+    ``p 2^53`` is exact in floating point (a power-of-two scaling of ``p`` in
+    ``[0, 1]``), so the integer test is the float test of ``Generator.random() < p``.
+    """
+    return math.ceil(p * 2.0**53)
 
 
 def one_hot(values: np.ndarray, k: int) -> np.ndarray:
@@ -90,13 +108,28 @@ class GRR(FrequencyOracle):
         The uniforms are drawn in blocks of :data:`GRR_BLOCK` users (cache-sized,
         instead of an n-sized float array of fresh pages); ``Generator.random``
         fills an array element by element from the stream, so the blocks consume
-        it exactly as one draw of ``n`` uniforms. For the bit generators of
+        it exactly as one draw of ``n`` uniforms. For ``PCG64`` (``default_rng``)
+        and at least :data:`PCG64_MIN_USERS` users the words are generated in the
+        kernel itself (:mod:`ldpfair.ldp._pcg`, bit-identical to ``random_raw``,
+        the generator left in the same state). For the other bit generators of
         :data:`RAW_DOUBLE_BITGENS` the block is drawn as raw words and converted
         in the kernel exactly as ``random`` does; others (MT19937) fill one reused
         float buffer with ``random(out=...)``.
         """
         arr = np.asarray(values)
         fast = arr.ndim == 1 and arr.dtype == np.int64 and arr.flags.c_contiguous
+        n = arr.shape[0] if fast else 0
+        if n >= PCG64_MIN_USERS and isinstance(rng, np.random.Generator) and _pcg.is_pcg64(rng):
+            # the codes are range-checked in the kernel's pass; the state is stored only if they are valid
+            out = np.empty(n, dtype=np.int64)
+            state, words = _pcg.read_state(rng)
+            lane = _pcg.lane_constants(state["state"]["inc"])
+            buf = np.empty(min(n, PCG64_WORDS), dtype=np.uint64)
+            if grr_fill_pcg64(arr, out, self.p, keep_threshold(self.p), self.k, words, lane, buf):
+                _pcg.write_state(rng, state, words)
+                return out
+            self._check_values(values)  # raises: a code is outside [0, k)
+            raise AssertionError("unreachable: the kernel found a code outside [0, k)")  # pragma: no cover
         # one fused pass for the common case; anything else is checked (and any error
         # raised) by the common validation
         values = arr if fast and codes_in_range(arr, self.k) else self._check_values(values)

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from .._validation import check_choice, check_rng
-from ._bits import draw_subsets
+from ._subsets import draw_subsets
 from .base import EXP_ARG_MAX, FrequencyOracle, ratio_or_inf
 
 __all__ = ["SS", "subset_size"]
@@ -116,7 +116,7 @@ class SS(FrequencyOracle):
         The true value is in with probability ``floor(p 2^64) / 2^64`` (within
         ``2^-64`` of ``p``); the other members come from Floyd's algorithm on exact
         uniform integers (Lemire's method on raw words), see
-        :func:`ldpfair.ldp._bits.draw_subsets`.
+        :func:`ldpfair.ldp._subsets.draw_subsets`.
         """
         values = self._check_values(values)
         rng = check_rng(rng)
