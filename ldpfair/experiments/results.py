@@ -106,6 +106,20 @@ def _git_commit() -> str | None:
     return out.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
 
 
+def blas_kernels() -> list[str]:
+    """The BLAS libraries loaded and the CPU kernels they dispatched to (e.g. ``openblas:Haswell``).
+
+    Linear algebra in floating point is not bit-identical across kernel sets (AVX2 vs
+    AVX-512): a computation sensitive to the last bit, such as the LARS path of
+    noisy basis pursuit, gives other numbers on another architecture. Recorded so
+    that a failing verification on another machine can be traced.
+    """
+    from threadpoolctl import threadpool_info
+
+    return sorted({f"{i.get('internal_api')}:{i.get('architecture')}" for i in threadpool_info()
+                   if i.get("user_api") == "blas"})
+
+
 def _versions() -> dict[str, str]:
     import joblib
     import sklearn
@@ -174,7 +188,7 @@ def save_results(
         "cpu_time_cells_s": total,
         "n_rows": len(frame),
         "machine": {"platform": platform.platform(), "processor": platform.processor(),
-                    "machine": platform.machine(), "cpu_count": os.cpu_count()},
+                    "machine": platform.machine(), "cpu_count": os.cpu_count(), "blas": blas_kernels()},
         "libraries": _versions(),
         "grid": grid.describe() if grid is not None else None,
         **dict(metadata or {}),

@@ -68,6 +68,13 @@ def _verify(args: argparse.Namespace) -> int:
             print(f"ldpfair results: error: {line}", file=sys.stderr)
         print(f"ldpfair results: error: {len(problems)} problem(s) in the committed results "
               f"({what})", file=sys.stderr)
+        if any("committed" in line and "recomputed" in line for line in problems):
+            from ..experiments.results import blas_kernels
+
+            print("ldpfair results: note: values that differ in their last digits can come from another "
+                  f"BLAS kernel set (this machine: {', '.join(blas_kernels()) or 'none'}; the one of a results "
+                  "file is recorded in its .meta.json under machine.blas; see the How-to page, "
+                  "'Bit for bit on another machine')", file=sys.stderr)
         return 1
     print(f"verified {int(table['checked'].sum())} recomputed cells ({what}): checksums, coverage "
           "and values identical to the committed results")
