@@ -24,6 +24,7 @@ import math
 import numbers
 import os
 from collections.abc import Iterable, Sequence
+from typing import TypeGuard
 
 import numpy as np
 
@@ -45,12 +46,12 @@ __all__ = [
 ]
 
 
-def _is_integer(value: object) -> bool:
+def _is_integer(value: object) -> TypeGuard[numbers.Integral]:
     """Whether ``value`` is an integer (numpy integers included, bools excluded)."""
     return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
-def _is_real(value: object) -> bool:
+def _is_real(value: object) -> TypeGuard[numbers.Real]:
     """Whether ``value`` is a real number (numpy floats and integers included, bools excluded)."""
     return isinstance(value, numbers.Real) and not isinstance(value, bool)
 
@@ -195,7 +196,7 @@ def check_rng(rng: object, name: str = "rng") -> np.random.Generator:
     if isinstance(rng, np.random.SeedSequence):
         return np.random.default_rng(rng)
     if _is_integer(rng):
-        if int(rng) < 0:  # type: ignore[call-overload]
+        if int(rng) < 0:
             raise ValueError(f"{name} seed must be a non-negative integer, got {rng}")
         return np.random.default_rng(int(rng))
     raise TypeError(
@@ -245,7 +246,7 @@ def check_real(
     if not _is_real(value):
         raise TypeError(f"{name} must be a real number in {valid}{why}, got {value!r} "
                         f"({type(value).__name__})")
-    v = float(value)  # type: ignore[arg-type]
+    v = float(value)
     inside = (v > low if low_open else v >= low) and (v < high if high_open else v <= high)
     if not (math.isfinite(v) and inside):
         raise ValueError(f"{name} must lie in {valid}{why}, got {v}")

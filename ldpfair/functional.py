@@ -139,7 +139,8 @@ def _check_binary(v: object, n: int, name: str) -> np.ndarray:
 
 
 def _check_nonneg(value: object, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or value < 0:
+    if (isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(float(value))
+            or value < 0):
         raise ValueError(f"{name} must be a finite real number >= 0, got {value!r}")
     return float(value)
 
@@ -210,12 +211,12 @@ def record_coefficient_l1(
     return np.abs(0.5 - y + shift) * rows + rows**2 / 8.0
 
 
-def lr_sensitivity(d: int) -> float:
-    """``Delta_f = d^2/4 + d`` (xu2019 Eq. 8) for ``d`` features in [0, 1]."""
+def lr_sensitivity(d: float) -> float:
+    """``Delta_f = d^2/4 + d`` (xu2019 Eq. 8) for ``d`` features in [0, 1] (or a row-sum bound ``d``)."""
     return d**2 / 4.0 + d
 
 
-def pflr_sensitivity(d: int, alpha: float = 1.0) -> float:
+def pflr_sensitivity(d: float, alpha: float = 1.0) -> float:
     """``d^2/4 + (1 + 2 alpha) d``; ``d^2/4 + 3d`` for ``alpha = 1`` (xu2019 Eq. 14)."""
     return d**2 / 4.0 + (1.0 + 2.0 * alpha) * d
 
@@ -348,15 +349,15 @@ class _LinearModel(ClassifierMixin, BaseEstimator):
         Sets ``n_features_in_`` and ``classes_`` (any two labels; the second is the
         positive class) and returns ``X`` as float64 in [0, 1] and ``y`` as 0/1 floats.
         """
-        X, y = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
-        check_classification_targets(y)
-        classes, y01 = np.unique(y, return_inverse=True)
+        X_checked, y_checked = validate_data(self, X, y, dtype=np.float64, ensure_min_samples=2)
+        check_classification_targets(y_checked)
+        classes, y01 = np.unique(y_checked, return_inverse=True)
         if classes.size != 2:
             raise ValueError(f"Only binary classification is supported: {type(self).__name__} needs "
                              f"samples of exactly 2 classes in y, got {classes.size} class(es): "
                              f"{classes[:5].tolist()}")
         self.classes_ = classes
-        return _check_X(X), y01.astype(np.float64)
+        return _check_X(X_checked), y01.astype(np.float64)
 
     def _check_fitted(self) -> np.ndarray:
         coef = getattr(self, "coef_", None)

@@ -49,7 +49,7 @@ def _collection(value: str) -> str | None:
 def _verify_all(collection: str | None) -> list[tuple[registry.FileStatus, str]]:
     """Status of every registered file of ``collection``; an unreadable file is reported, not fatal."""
     cols = list(registry.COLLECTIONS) if collection is None else [collection]
-    out = []
+    out: list[tuple[registry.FileStatus, str]] = []
     for coll in cols:
         reg = registry.get_registry(coll)
         for name in reg.entries:

@@ -84,8 +84,9 @@ def read_adult(path: PathLike) -> pd.DataFrame:
         index_col=False,
     )
     if df.isna().any().any() or (df == "").any().any():
-        bad = int(np.flatnonzero((df.isna() | (df == "")).any(axis=1).to_numpy())[0])
-        raise ValueError(f"{os.fspath(path)}: row {bad} does not have {len(ADULT_COLUMNS)} non-empty fields")
+        bad_row = int(np.flatnonzero((df.isna() | (df == "")).any(axis=1).to_numpy())[0])
+        raise ValueError(f"{os.fspath(path)}: row {bad_row} does not have {len(ADULT_COLUMNS)} "
+                         "non-empty fields")
     for col in _ADULT_NUMERIC:
         try:
             df[col] = df[col].astype(np.int64)

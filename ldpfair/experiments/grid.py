@@ -228,13 +228,15 @@ class PrivSpec:
         ):
             raise TypeError(f"protocol must be a name, a callable or None, got {self.protocol!r}")
         if isinstance(self.protocol, str):
+            valid_names: tuple[str, ...] | None
             try:
                 from ..ldp import PROTOCOLS
+                valid_names = PROTOCOLS
             except ImportError:  # pragma: no cover - ldp not built yet
-                PROTOCOLS = None  # noqa: N806
-            if PROTOCOLS is not None and self.protocol not in PROTOCOLS:
+                valid_names = None
+            if valid_names is not None and self.protocol not in valid_names:
                 raise ValueError(
-                    f"unknown protocol {self.protocol!r}; valid: {', '.join(PROTOCOLS)}, "
+                    f"unknown protocol {self.protocol!r}; valid: {', '.join(valid_names)}, "
                     "a factory callable, or None"
                 )
         if self.sensitive is not None:

@@ -172,18 +172,22 @@ class Sweep:
             for k, v in p.items():
                 p[k] = _check_scalar(f"parameter {k!r}", v)
         self.param_sets = sets
-        if isinstance(seeds, numbers.Integral):
+        seed_values: Iterable[int]
+        if isinstance(seeds, (int, numbers.Integral)):  # int spelled out so that mypy narrows
             if seeds < 1:
                 raise ValueError(f"seeds must be >= 1 (or a list of seeds), got {seeds}")
-            seeds = range(int(seeds))
-        self.seeds = [int(s) for s in seeds]
+            seed_values = range(int(seeds))
+        else:
+            seed_values = seeds
+        self.seeds = [int(s) for s in seed_values]
         if not self.seeds or any(s < 0 for s in self.seeds):
             raise ValueError(f"seeds must be non-negative integers, got {self.seeds}")
-        self.name = name or getattr(func, "__name__", "sweep")
+        func_name: str = getattr(func, "__name__", "sweep")
+        self.name = name or func_name
 
     def tasks(self) -> list[SweepTask]:
         """Every (parameter set, seed) task, parameters outermost."""
-        out = []
+        out: list[SweepTask] = []
         for p in self.param_sets:
             for s in self.seeds:
                 out.append(SweepTask(len(out), self.name, self.func, p, s, self.identity))

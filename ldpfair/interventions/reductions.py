@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -36,6 +37,9 @@ from sklearn.linear_model import LogisticRegression
 
 from .._validation import check_rng
 from ..metrics.groups import check_binary
+
+if TYPE_CHECKING:  # fairlearn is imported lazily at run time
+    from fairlearn.reductions import ExponentiatedGradient
 
 __all__ = ["ExponentiatedGradientEO"]
 
@@ -137,7 +141,7 @@ class ExponentiatedGradientEO(BaseEstimator):
         self.difference_bound = difference_bound
         self.run_linprog_step = run_linprog_step
 
-    def _mitigator(self) -> object:
+    def _mitigator(self) -> ExponentiatedGradient:
         """A fresh, validated ``fairlearn.reductions.ExponentiatedGradient``."""
         from fairlearn.reductions import EqualizedOdds, ExponentiatedGradient
 

@@ -21,6 +21,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._validation import check_choice, check_rng
 from ._kernels import grr_from_uniforms, lh_support
@@ -43,7 +44,7 @@ class LHReports(NamedTuple):
     b: np.ndarray
     z: np.ndarray
 
-    def __getitem__(self, item):  # type: ignore[override]
+    def __getitem__(self, item):
         """Row slicing (``reports[i:j]``) slices every field; ints index the tuple."""
         if isinstance(item, slice):
             return LHReports(self.a[item], self.b[item], self.z[item])
@@ -126,7 +127,7 @@ class LocalHashing(FrequencyOracle):
         """``e^eps``: given the (input-independent) hash, the report is GRR on ``[g]``."""
         return ratio_or_inf(self._pg, self._qg)
 
-    def hash(self, a: np.ndarray, b: np.ndarray, x: np.ndarray) -> np.ndarray:
+    def hash(self, a: ArrayLike, b: ArrayLike, x: ArrayLike) -> np.ndarray:
         """Evaluate ``((a x + b) mod P) mod g`` elementwise (broadcasting)."""
         a = np.asarray(a, dtype=np.int64)
         b = np.asarray(b, dtype=np.int64)
@@ -137,7 +138,7 @@ class LocalHashing(FrequencyOracle):
         """Return ``LHReports(a, b, z)``: per-user hash function and perturbed hash."""
         values = self._check_values(values)
         rng = check_rng(rng)
-        n = values.shape[0]
+        n: int = values.shape[0]
         a = rng.integers(1, PRIME, n, dtype=np.int64)
         b = rng.integers(0, PRIME, n, dtype=np.int64)
         u = rng.random(n)

@@ -22,11 +22,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import linprog
+from numpy.typing import ArrayLike
+from scipy.optimize import OptimizeResult, linprog
 
 from .._validation import check_choice, check_epsilon
 from ..identity import versioned
@@ -53,7 +54,7 @@ MAX_BINARY_EPSILON = 707.0
 MAX_KARY_EPSILON = EXP_ARG_MAX
 
 
-def _proportions(p_a: Sequence[float] | np.ndarray, name: str = "p_a", k: int | None = None) -> np.ndarray:
+def _proportions(p_a: ArrayLike, name: str = "p_a", k: int | None = None) -> np.ndarray:
     arr = np.asarray(p_a, dtype=float)
     if arr.ndim != 1 or arr.size < 2:
         raise ValueError(f"{name} must be a 1-D array of at least 2 group proportions, got shape {arr.shape}")
@@ -66,7 +67,7 @@ def _proportions(p_a: Sequence[float] | np.ndarray, name: str = "p_a", k: int | 
     return arr / arr.sum()
 
 
-def optimal_binary_parameters(proportions: Sequence[float], epsilon: float) -> tuple[float, float]:
+def optimal_binary_parameters(proportions: ArrayLike, epsilon: float) -> tuple[float, float]:
     """Theorem 2's ``(p*, q*) = (P(Z=0 | A=0), P(Z=1 | A=1))``.
 
     Parameters
@@ -88,7 +89,7 @@ def optimal_binary_parameters(proportions: Sequence[float], epsilon: float) -> t
     return 0.5, keep
 
 
-def optimal_binary(proportions: Sequence[float], epsilon: float) -> ChannelMechanism:
+def optimal_binary(proportions: ArrayLike, epsilon: float) -> ChannelMechanism:
     """Theorem 2's optimal mechanism as a :class:`ChannelMechanism` (level exactly ``eps``).
 
     The flip probability ``e^-eps / 2`` is stored as computed, not as ``1 - keep``:
@@ -108,7 +109,7 @@ def optimal_binary(proportions: Sequence[float], epsilon: float) -> ChannelMecha
     return ChannelMechanism(np.array([[p, off[0]], [off[1], q]]), epsilon)
 
 
-def data_unfairness(Q: np.ndarray, p_a: Sequence[float], p_y_given_a: Sequence[float]) -> float:
+def data_unfairness(Q: np.ndarray, p_a: ArrayLike, p_y_given_a: ArrayLike) -> float:
     """``Delta(D_M) = max_a |P(Y=1 | Z=a) / P(Y=1) - 1|`` after the channel ``Q``."""
     Q = np.asarray(Q, dtype=float)
     pa = np.asarray(p_a, dtype=float)
@@ -163,7 +164,7 @@ def _utility_row(pa: np.ndarray, nv: int) -> np.ndarray:
     return r
 
 
-def _highs_failure(step: str, res: object, epsilon: float, pa: np.ndarray) -> RuntimeError:
+def _highs_failure(step: str, res: OptimizeResult, epsilon: float, pa: np.ndarray) -> RuntimeError:
     """The error for an LP HiGHS could not solve, with what makes program (9) hard."""
     return RuntimeError(
         f"HiGHS failed {step} at epsilon={epsilon:g}: {res.message} Program (9) is feasible for "
@@ -174,7 +175,7 @@ def _highs_failure(step: str, res: object, epsilon: float, pa: np.ndarray) -> Ru
     )
 
 
-def smallest_feasible_zeta(p_a: Sequence[float], epsilon: float) -> float:
+def smallest_feasible_zeta(p_a: ArrayLike, epsilon: float) -> float:
     """Smallest ``zeta`` for which (9) is feasible: ``1 - max sum_i p_i q_ii`` (an LP).
 
     Parameters
@@ -291,8 +292,8 @@ def _clean(x: np.ndarray, k: int) -> np.ndarray:
 
 
 def optimal_kary(
-    p_a: Sequence[float],
-    p_y_given_a: Sequence[float],
+    p_a: ArrayLike,
+    p_y_given_a: ArrayLike,
     epsilon: float,
     zeta: float | None = None,
     *,

@@ -293,7 +293,7 @@ def warn_undefined_rates(
     n = np.asarray(rates["n"])
     for i in np.flatnonzero(n == 0):
         warnings.warn(
-            f"group {labels[i]!r} is empty: all its rates are undefined; set to NaN",
+            f"group {labels[int(i)]!r} is empty: all its rates are undefined; set to NaN",
             UndefinedRateWarning,
             stacklevel=stacklevel,
         )
@@ -302,7 +302,7 @@ def warn_undefined_rates(
             continue
         for i in np.flatnonzero((n > 0) & np.isnan(rates[col])):
             warnings.warn(
-                f"{col} of group {labels[i]!r} is undefined ({why}); set to NaN",
+                f"{col} of group {labels[int(i)]!r} is undefined ({why}); set to NaN",
                 UndefinedRateWarning,
                 stacklevel=stacklevel,
             )

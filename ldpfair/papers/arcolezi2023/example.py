@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ...ldp import PROTOCOLS
+from ...ldp import PROTOCOLS, SS, THE, LocalHashing
 
 __all__ = ["worked_example"]
 
@@ -73,7 +73,7 @@ def worked_example(
         kind = type(proto).__name__
         if kind == "GRR":
             enc, report = f"v = {value}", f"z = {int(np.asarray(rep)[0])}"
-        elif kind in ("BLH", "OLH"):
+        elif isinstance(proto, LocalHashing):  # BLH, OLH
             a, b, z = (int(np.asarray(r)[0]) for r in rep)
             h = int(proto.hash(a, b, int(value)))
             params += f", g={proto.g}"
@@ -81,14 +81,16 @@ def worked_example(
             report = f"(a={a}, b={b}, z={z})"
         elif kind in ("RAPPOR", "OUE"):
             enc, report = f"OHE(v) = {_vec(onehot)}", _vec(np.asarray(rep)[0].astype(np.int64))
-        elif kind == "SS":
+        elif isinstance(proto, SS):
             params += f", omega={proto.omega}"
             enc = f"v = {value}"
             report = "{" + ", ".join(str(int(m)) for m in sorted(np.asarray(rep)[0].tolist())) + "}"
-        else:  # THE
+        elif isinstance(proto, THE):
             params += f", theta={proto.theta:.3f}"
             enc = f"OHE(v) = {_vec(onehot)}"
             report = _vec(np.asarray(rep)[0], "{:+.2f}")
+        else:
+            raise TypeError(f"no worked example for protocol {name!r} ({kind})")
         server = ("OHE" if kind == "GRR" else "bits" if kind in ("RAPPOR", "OUE") else "IVE")
         rows.append({"protocol": name, "parameters": params, "client encoding": enc, "report": report,
                      "server vector": f"{server} {_vec(support)}"})

@@ -206,7 +206,7 @@ def _appendix(profile: Profile) -> dict[str, GridUnion]:
                 evaluation=evaluation,
                 name=f"arcolezi2023-appendix-{ds}-seed{seed}",
             ))
-        out[f"appendix-{ds}"] = GridUnion(parts, name=f"arcolezi2023-appendix-{ds}")
+        out[f"appendix-{ds}"] = GridUnion(tuple(parts), name=f"arcolezi2023-appendix-{ds}")
     return out
 
 

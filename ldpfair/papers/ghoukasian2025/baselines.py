@@ -76,7 +76,7 @@ def _mechanism(mechanism: str, epsilon: float, a_train: np.ndarray) -> tuple[flo
 def _stratified_split(strata: np.ndarray, test_size: float, rng: np.random.Generator
                       ) -> tuple[np.ndarray, np.ndarray]:
     """Per stratum, ``floor(test_size * n_s)`` random rows go to the test part (vectorised)."""
-    n = strata.shape[0]
+    n: int = strata.shape[0]
     key = rng.random(n)
     order = np.lexsort((key, strata))
     s_sorted = strata[order]

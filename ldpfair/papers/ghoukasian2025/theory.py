@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..._validation import check_epsilon, check_rng
 from ...ldp import GRR, optimal_binary_parameters, optimal_kary, smallest_feasible_zeta
@@ -34,7 +35,7 @@ __all__ = [
 ]
 
 
-def pairwise_unfairness(Q: np.ndarray, p_a: Sequence[float], p_y_given_a: Sequence[float]) -> float:
+def pairwise_unfairness(Q: np.ndarray, p_a: ArrayLike, p_y_given_a: ArrayLike) -> float:
     """``Delta'(D_M) = max_{a,a'} |P(Y=1 | Z=a) - P(Y=1 | Z=a')|`` after the channel ``Q``.
 
     Parameters
@@ -66,7 +67,7 @@ def binary_channel(p: float, q: float) -> np.ndarray:
 
 
 def theorem2_bruteforce(
-    p_a: Sequence[float], p_y_given_a: Sequence[float], epsilon: float, n_grid: int = 4001
+    p_a: ArrayLike, p_y_given_a: ArrayLike, epsilon: float, n_grid: int = 4001
 ) -> tuple[float, float, float]:
     """Minimise ``Delta'(D_M) / Delta'(D)`` over binary mechanisms of level exactly epsilon.
 
@@ -175,8 +176,8 @@ def group_statistics(dataset: str, protected: str) -> tuple[np.ndarray, np.ndarr
 
 
 def zeta_tradeoff(
-    p_a: Sequence[float],
-    p_y_given_a: Sequence[float],
+    p_a: ArrayLike,
+    p_y_given_a: ArrayLike,
     epsilon: float,
     *,
     n_zeta: int = 25,

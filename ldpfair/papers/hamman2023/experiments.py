@@ -217,7 +217,7 @@ def model_accuracy(dataset: str, m: int, model_seed: int, rng: np.random.Generat
 # --------------------------------------------------------------------------- profiles
 def _product(**lists: Any) -> list[dict[str, Any]]:
     keys = list(lists)
-    out = [{}]
+    out: list[dict[str, Any]] = [{}]
     for k in keys:
         out = [{**o, k: v} for o in out for v in lists[k]]
     return out

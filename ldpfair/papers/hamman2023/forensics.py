@@ -159,10 +159,12 @@ def simulate_cell(groups: Sequence[tuple[int, int]], m: int, epsilon: float, mec
              "laplace": np.abs(rng.laplace(0.0, 1.0, (reps, r, m)))}
     out: dict[str, dict[str, np.ndarray]] = {}
     for reading in readings:
-        fam = None
+        fam: str | None = None
         scales = np.empty(r)
         for i, (n1, n0) in enumerate(g):
             scales[i], fam = attacks.noise_scale(n1, n0, m, epsilon, mechanism, reading)
+        if fam is None:  # no run: no noise distribution to draw from
+            raise ValueError(f"runs must be >= 1, got {r}")
         out[reading] = error_statistics(scales[None, :, None] * draws[fam])
     return out
 

@@ -9,13 +9,13 @@ computes and returns a :class:`ldpfair.tables.Table`: human labels (N₀ for ``n
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
 
 from ... import attacks
 from ...datasets import cards
-from ...reporting import claims_table
+from ...reporting import Claim, claims_table
 from ...tables import Table, checks, comparison, table
 
 __all__ = ["LABELS", "data_cards", "coverage", "attacks_table", "sensitivities", "published",
@@ -41,7 +41,7 @@ def data_cards(specs: Sequence[tuple[str, Mapping[str, object]]]) -> Table:
                  caption="Datasets of the chapter, computed from the loaded data.")
 
 
-def coverage(res: Mapping[str, pd.DataFrame], note: object) -> Table:
+def coverage(res: Mapping[str, pd.DataFrame], note: Callable[[Mapping[str, int]], str]) -> Table:
     """Cells present per experiment; ``note`` is :func:`ldpfair.experiments.coverage_note`."""
     rows = pd.DataFrame([{"results": k, "present": v.attrs["coverage"]["present"],
                           "total": v.attrs["coverage"]["total"], "note": note(v.attrs["coverage"])}
@@ -99,7 +99,7 @@ def accuracy(acc: pd.DataFrame, paper: Mapping[str, Sequence[float]]) -> Table:
                  caption="Accuracy of the base models and of their perturbed copies on the held-out split.")
 
 
-def claims(found: Sequence[object]) -> Table:
+def claims(found: Sequence[Claim]) -> Table:
     """The claims of the paper checked on our results (:func:`hamman2023.claims`)."""
     return table(claims_table(found), key="claim", badges="verdict", details=["statement", "evidence"],
                  columns=["verdict", "checks passed"], caption="The paper's claims checked on our results.")
@@ -109,7 +109,7 @@ def regressions(regs: Mapping[str, pd.DataFrame]) -> Table:
     """Least squares of log(paper / ours) (:func:`.forensics.regression_table`)."""
     frame = pd.concat({k: v.assign(R2=v.attrs["r2"], cells=v.attrs["cells"]) for k, v in regs.items()},
                       names=["paper / ours", "row"]).reset_index(level="row", drop=True).reset_index()
-    digits = {c: ".3g" for c in ("coef",) if c in frame.columns}
+    digits: dict[str, int | str] = {c: ".3g" for c in ("coef",) if c in frame.columns}
     digits.update({c: ".2g" for c in ("se",) if c in frame.columns})
     digits.update({"R2": 2, "default": 3})
     return table(frame, key=["paper / ours", "term"], digits=digits,

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ... import verdicts
+from ...experiments import PrivSpec
 from .aggregate import DISPARITY, chapter_runs, summary
 from .authors import authors_runs
 from .claims import change, claims
@@ -231,14 +232,21 @@ def _table1_trends(t1: pd.DataFrame) -> dict[str, bool]:
         skew = {"Q1": "skewed to 1", "Q2": "balanced", "Q3": "skewed to 0"}[q]
         out[f"{name}: P(Y=1) = {p:.3f} is {skew}"] = ok
     th = synthetic_thresholds()
-    for q, printed in PRINTED_THRESHOLDS.items():
-        t = th.loc[th["quantile"] == q, "threshold"]
-        out[f"Synthetic threshold {printed:g} within the range of 20 draws "
-            f"[{t.min():.3f}, {t.max():.3f}]"] = bool(t.min() - 0.005 <= printed <= t.max() + 0.005)
+    for quantile, threshold in PRINTED_THRESHOLDS.items():
+        t = th.loc[th["quantile"] == quantile, "threshold"]
+        out[f"Synthetic threshold {threshold:g} within the range of 20 draws "
+            f"[{t.min():.3f}, {t.max():.3f}]"] = bool(t.min() - 0.005 <= threshold <= t.max() + 0.005)
     return out
 
 
 # --------------------------------------------------------------------------- Figs. 1, 2, 6
+def _sensitive(spec: PrivSpec) -> tuple[str, ...]:
+    """The attributes ``spec`` privatises (every LDP setting of the chapter names them)."""
+    if spec.sensitive is None:
+        raise ValueError(f"privatization {spec!r} names no sensitive attributes")
+    return spec.sensitive
+
+
 def figure12_checks() -> dict[str, dict[str, bool]]:
     """Checks that the two diagrams describe what the code and the authors' data do.
 
@@ -254,12 +262,12 @@ def figure12_checks() -> dict[str, dict[str, bool]]:
         _, _, protected, sensitive, _ = DATA[name]
         p = {x.name: x for x in privatizations(name)}
         fig1[f"{name}: sLDP = GRR on the protected attribute only"] = (
-            p["sLDP"].protocol == "GRR" and tuple(p["sLDP"].sensitive) == (protected,))
+            p["sLDP"].protocol == "GRR" and tuple(_sensitive(p["sLDP"])) == (protected,))
         fig1[f"{name}: combLDP = GRR on the product of all sensitive attributes"] = (
-            p["combLDP"].mode == "combined" and set(p["combLDP"].sensitive) == set(sensitive))
+            p["combLDP"].mode == "combined" and set(_sensitive(p["combLDP"])) == set(sensitive))
         fig1[f"{name}: indLDP = GRR per attribute, k-based split"] = (
             p["indLDP"].mode == "independent" and p["indLDP"].split == "k_based"
-            and set(p["indLDP"].sensitive) == set(sensitive))
+            and set(_sensitive(p["indLDP"])) == set(sensitive))
         grid = build("quick", data=[name])[name]
         fig1[f"{name}: LDP on training folds, audit on original test groups"] = (
             all(x.apply_to == "train" for x in p.values() if x.protocol)

@@ -160,7 +160,7 @@ def _channel(setting: str, eps: float) -> np.ndarray:
         mats = [grr_channel(_DOMAINS[a], eps * _DOMAINS[a] / total) for a in _ORDER]
     else:
         raise ValueError(f"invalid setting={setting!r}; valid: {', '.join(SETTINGS)}")
-    out = mats[0]
+    out: np.ndarray = mats[0]
     for m in mats[1:]:
         out = np.kron(out, m)
     return out

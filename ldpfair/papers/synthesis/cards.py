@@ -31,7 +31,7 @@ import pandas as pd
 
 from ..._validation import check_epsilon
 from ...experiments.grid import seed_from
-from ...ldp import make_protocol, optimal_binary
+from ...ldp import SS, LocalHashing, make_protocol, optimal_binary
 from .experiments import MECHANISMS
 
 __all__ = ["MECHANISMS", "cards", "exact_variance", "mechanism", "report_bits", "simulated_variance"]
@@ -107,9 +107,9 @@ def report_bits(name: str, k: int, epsilon: float) -> int:
     if name in ("GRR", "OPT"):
         return value_bits
     m = make_protocol(name, k, epsilon)
-    if name in ("BLH", "OLH"):
+    if isinstance(m, LocalHashing):  # BLH, OLH
         return 2 * 31 + max(1, math.ceil(math.log2(m.g)))
-    if name == "SS":
+    if isinstance(m, SS):
         return int(m.omega) * value_bits
     return int(k)
 

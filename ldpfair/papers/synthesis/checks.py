@@ -169,7 +169,7 @@ def scoreboard() -> pd.DataFrame:
     gen = headline(generalisation(claim_checks(frame))) if present else "no committed results"
     board = leaderboard(frame) if present else pd.DataFrame()
     best = (f"best at matched accuracy loss: {board['mechanism'].iloc[0]}" if len(board) else "no results")
-    rows = [
+    rows: list[dict[str, Any]] = [
         {"item": "Benchmark (8 datasets x 9 mechanisms)", "label": "#the-benchmark",
          "evidence": f"{present} of {total} cells committed"},
         {"item": "Do the claims generalise?", "label": "#do-the-claims-generalise", "evidence": gen},

@@ -7,7 +7,7 @@ column.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
@@ -17,6 +17,9 @@ import pandas as pd
 from ... import style
 from .analysis import deltas
 from .experiments import DATASET_LABELS, DATASETS, MECHANISMS
+
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
 
 __all__ = ["HEATMAP_PANELS", "heatmap", "heatmap_values", "leaderboard_plot", "mechanism_look", "scatter"]
 
@@ -31,8 +34,8 @@ HEATMAP_PANELS: tuple[tuple[str, str, float], ...] = (
     ("d_acc", "Δ accuracy", 1.0),
     ("d_auc_scores", "Δ AUC", 1.0),
 )
-_FONT = {"font.size": 10, "axes.titlesize": 10.5, "axes.labelsize": 10, "xtick.labelsize": 10,
-         "ytick.labelsize": 10, "legend.fontsize": 10}
+_FONT: dict[RcKeyType, Any] = {"font.size": 10, "axes.titlesize": 10.5, "axes.labelsize": 10,
+                               "xtick.labelsize": 10, "ytick.labelsize": 10, "legend.fontsize": 10}
 # OPT shares RAPPOR's look in the book palette; here both appear, so OPT gets its own.
 _LOOK = {"OPT": ("#882255", "P")}
 

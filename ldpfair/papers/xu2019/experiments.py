@@ -146,14 +146,20 @@ def make_estimator(method: str, epsilon: float | None, eps_f_ratio: float, rng: 
     if method in PRIVATE_METHODS and epsilon is None:
         raise ValueError(f"method {method!r} needs an epsilon")
     check_choice(r["bound"], BOUNDS, "bound")
-    if r["bound"] == "attributes" and n_attr is None:
-        raise ValueError(f"reading {reading!r} bounds the row sum by the number of attributes: give n_attr")
+    row_sum_bound: float | None = None
+    if r["bound"] == "attributes":
+        if n_attr is None:
+            raise ValueError(f"reading {reading!r} bounds the row sum by the number of attributes: "
+                             "give n_attr")
+        row_sum_bound = float(n_attr)
     common = {"remedy": r["remedy"], "lam2_noise": r["lam2_noise"], "random_state": rng,
-              "row_sum_bound": None if r["bound"] == "d" else float(n_attr)}
+              "row_sum_bound": row_sum_bound}
     if method == "LR":
         return LogisticRegression(max_iter=5000) if r["lr"] == "sklearn" else TaylorLR()
     if method == "FairLR":
         return FairLR(objective=r["fairlr"])
+    if epsilon is None:  # not reached: a private method without epsilon is refused above
+        raise ValueError(f"method {method!r} needs an epsilon")
     if method == "PrivLR":
         return PrivLR(epsilon, **common)
     if method == "PFLR":
