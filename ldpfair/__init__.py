@@ -11,6 +11,12 @@ The package behind the ldpfair executable book. Its sub-packages hold
 
 from __future__ import annotations
 
+from .config import select_blas_kernels
+
 __version__ = "0.1.0"
+
+# Before anything imports numpy: one OpenBLAS kernel set on every AVX2 processor, so that
+# results sensitive to the last bit are the same on every machine (see ldpfair.config).
+select_blas_kernels()
 
 __all__ = ["__version__"]

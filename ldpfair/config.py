@@ -18,6 +18,7 @@ variable                   accessor                          kind
 ``LDPFAIR_RUN_LEDGER``     :func:`run_ledger`                file
 ``LDPFAIR_FIGURE_LOG``     :func:`figure_log`                file
 ``LDPFAIR_DEBUG``          :func:`debug`                     flag
+``LDPFAIR_BLAS_KERNELS``   :func:`blas_kernels`              choice
 =========================  ================================  ==========================
 
 Rules shared by every variable: unset and the empty string mean "use the
@@ -39,6 +40,8 @@ from pathlib import Path
 __all__ = [
     "VARIABLES",
     "Variable",
+    "blas_kernels",
+    "select_blas_kernels",
     "compute",
     "data_dir",
     "debug",
@@ -64,9 +67,11 @@ COMPUTE = "LDPFAIR_COMPUTE"
 RUN_LEDGER = "LDPFAIR_RUN_LEDGER"
 FIGURE_LOG = "LDPFAIR_FIGURE_LOG"
 DEBUG = "LDPFAIR_DEBUG"
+BLAS_KERNELS = "LDPFAIR_BLAS_KERNELS"
 
 _REPO = Path(__file__).resolve().parents[1]
 _FLAG_VALUES = ("0", "1")
+_BLAS_CHOICES = ("Haswell", "native")
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,8 @@ class Variable:
         """The valid values, in words."""
         if self.kind == "flag":
             return "`1` (on) or `0` (off)"
+        if self.kind == "choice":
+            return " or ".join(f"`{c}`" for c in _BLAS_CHOICES)
         return f"a path to a {self.kind} (`~` expanded)"
 
 
@@ -125,6 +132,11 @@ VARIABLES: tuple[Variable, ...] = (
              "one JSON line (its label, size and font sizes).", "unset: nothing is logged", "figure_log"),
     Variable(DEBUG, "flag", "`1`: the command line re-raises unexpected errors with their "
              "traceback instead of printing one line.", "`0`", "debug"),
+    Variable(BLAS_KERNELS, "choice", "OpenBLAS kernels selected when `ldpfair` is imported before "
+             "numpy: `Haswell` (AVX2, those of the committed results, so that a computation sensitive "
+             "to the last bit gives the same numbers on any AVX2 processor) or `native` (OpenBLAS's "
+             "own choice). An `OPENBLAS_CORETYPE` already set wins.", "`Haswell` where the processor "
+             "has AVX2", "blas_kernels"),
 )
 _BY_NAME = {v.name: v for v in VARIABLES}
 
@@ -278,6 +290,55 @@ def debug() -> bool:
     Default: off (one line on stderr). Valid values: ``1`` (on), ``0`` (off).
     """
     return _flag(DEBUG)
+
+
+def blas_kernels() -> str:
+    """``LDPFAIR_BLAS_KERNELS``: which OpenBLAS kernels :func:`select_blas_kernels` selects.
+
+    Default: ``Haswell``. Valid values: ``Haswell``, ``native``.
+    """
+    value = _raw(BLAS_KERNELS)
+    if value is None:
+        return "Haswell"
+    if value not in _BLAS_CHOICES:
+        raise _invalid(BLAS_KERNELS, value, " or ".join(_BLAS_CHOICES))
+    return value
+
+
+def _has_avx2() -> bool:
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as fh:
+            return any(line.startswith("flags") and " avx2" in line for line in fh)
+    except OSError:  # not Linux: leave OpenBLAS's choice
+        return False
+
+
+def select_blas_kernels() -> str | None:
+    """Select OpenBLAS's ``Haswell`` (AVX2) kernels before numpy loads OpenBLAS; return the choice.
+
+    Floating-point linear algebra is not bit-identical across OpenBLAS's kernel sets
+    (AVX2 vs AVX-512), and some committed results (hamman2023's noisy basis
+    pursuit, xu2019's eigenvalues) depend on the last bit. Selecting one kernel set
+    makes "same seed, same numbers" hold across processors. Does nothing when
+    ``OPENBLAS_CORETYPE`` is already set, when numpy is already imported (its
+    OpenBLAS is loaded: the kernels can no longer change), when
+    ``LDPFAIR_BLAS_KERNELS=native``, or on a processor without AVX2.
+    """
+    import sys
+
+    if os.environ.get("OPENBLAS_CORETYPE") or "numpy" in sys.modules:
+        return None
+    try:
+        choice = blas_kernels()
+    except ValueError as exc:  # at import time: say so, select nothing
+        import warnings
+
+        warnings.warn(str(exc), RuntimeWarning, stacklevel=2)
+        return None
+    if choice == "native" or not _has_avx2():
+        return None
+    os.environ["OPENBLAS_CORETYPE"] = "Haswell"
+    return "Haswell"
 
 
 @contextmanager

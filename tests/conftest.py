@@ -11,6 +11,8 @@ import os
 
 import pytest
 
+import ldpfair  # noqa: F401  (first: selects the OpenBLAS kernels before anything loads numpy)
+
 
 def _data_reachable() -> tuple[bool, str]:
     try:

@@ -33,7 +33,7 @@ def test_every_variable_has_its_accessor_and_constant() -> None:
     for var in config.VARIABLES:
         assert callable(getattr(config, var.accessor)), var.accessor
         assert var.accessor in config.__all__
-        assert var.kind in ("folder", "file", "flag")
+        assert var.kind in ("folder", "file", "flag", "choice")
         assert var.name in {getattr(config, c) for c in dir(config) if c.isupper() and
                             isinstance(getattr(config, c), str)}
 
@@ -60,7 +60,7 @@ def test_defaults_when_unset_or_empty(monkeypatch: pytest.MonkeyPatch, tmp_path:
         "data_dir": None, "reference_dir": None, "download_cache_dir": None,
         "task_cache_dir": ROOT / ".ldpfair_cache", "results_root": ROOT / "results",
         "notebooks_dir": ROOT / "notebooks", "compute": False, "run_ledger": None,
-        "figure_log": None, "debug": False,
+        "figure_log": None, "debug": False, "blas_kernels": "Haswell",
     }
     assert set(expected) == {v.accessor for v in config.VARIABLES}
     for var in config.VARIABLES:
@@ -150,3 +150,34 @@ def test_cli_refuses_a_bad_debug_flag_in_one_line(monkeypatch: pytest.MonkeyPatc
     assert cli.main(["data", "where"]) == cli.EXIT_USAGE
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "LDPFAIR_DEBUG='yes' is not valid" in err
+
+
+def _kernels_in_fresh_python(code: str, **env: str) -> str:
+    import subprocess
+    import sys
+
+    clean = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_CORETYPE", "LDPFAIR_BLAS_KERNELS")}
+    out = subprocess.run([sys.executable, "-c", code + "\nfrom threadpoolctl import threadpool_info\n"
+                          "print([i['architecture'] for i in threadpool_info() if i['user_api'] == 'blas'])"],
+                         capture_output=True, text=True, env={**clean, **env}, check=True)
+    return out.stdout.strip()
+
+
+@pytest.mark.skipif(not config._has_avx2(), reason="the processor has no AVX2")
+def test_importing_ldpfair_first_selects_the_haswell_kernels() -> None:
+    assert _kernels_in_fresh_python("import ldpfair, numpy") == "['Haswell']"
+    # an explicit choice wins, and numpy imported first keeps OpenBLAS's own choice
+    chosen = _kernels_in_fresh_python("import ldpfair, numpy", OPENBLAS_CORETYPE="Sandybridge")
+    assert chosen == "['Sandybridge']"
+    native = _kernels_in_fresh_python("import numpy, ldpfair")
+    assert _kernels_in_fresh_python("import ldpfair, numpy", LDPFAIR_BLAS_KERNELS="native") == native
+
+
+def test_blas_kernels_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("LDPFAIR_BLAS_KERNELS", raising=False)
+    assert config.blas_kernels() == "Haswell"
+    monkeypatch.setenv("LDPFAIR_BLAS_KERNELS", "native")
+    assert config.blas_kernels() == "native"
+    monkeypatch.setenv("LDPFAIR_BLAS_KERNELS", "AVX512")
+    with pytest.raises(ValueError, match="'AVX512' is not valid; valid: Haswell or native"):
+        config.blas_kernels()

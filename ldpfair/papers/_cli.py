@@ -71,10 +71,10 @@ def _verify(args: argparse.Namespace) -> int:
         if any("committed" in line and "recomputed" in line for line in problems):
             from ..experiments.results import blas_kernels
 
-            print("ldpfair results: note: values that differ in their last digits can come from another "
-                  f"BLAS kernel set (this machine: {', '.join(blas_kernels()) or 'none'}; the one of a results "
-                  "file is recorded in its .meta.json under machine.blas; see the How-to page, "
-                  "'Bit for bit on another machine')", file=sys.stderr)
+            kernels = ", ".join(blas_kernels()) or "none"
+            print("note: values that differ in their last digits can come from another BLAS kernel set "
+                  f"(this machine: {kernels}; a results file records its own under machine.blas in "
+                  "its .meta.json; see the How-to page, 'Bit for bit on another machine')")
         return 1
     print(f"verified {int(table['checked'].sum())} recomputed cells ({what}): checksums, coverage "
           "and values identical to the committed results")
