@@ -166,7 +166,7 @@ def test_committed_summaries_and_ledger():
     # the implied scale is the published number (median of |Z| = 1 for Cauchy)
     con = imp[imp["mechanism"] == "conceal"]
     np.testing.assert_allclose(con["implied_scale"], con["paper_err"])
-    board = hm.scoreboard()
+    board = hm.SPEC.scoreboard()
     verdicts.check_ledger(board)
     assert set(board["item"]) == {"Figure 1", "Figure 2", "Figure 3", "Figure 4",
                                   "Table 1", "Table 2", "Table 3", "Table 4"}

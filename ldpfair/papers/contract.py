@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from ..reporting import Claim
 
-__all__ = ["Profile", "PaperSpec"]
+__all__ = ["Profile", "PaperSpec", "InChecks"]
 
 
 @dataclass(frozen=True)
@@ -93,6 +93,25 @@ class Profile:
 
 
 @dataclass(frozen=True)
+class InChecks:
+    """A function of a chapter's ``checks`` module, imported when first called.
+
+    A chapter's ``__init__`` imports only its declarations; the checks (and what
+    they import: the results, the published numbers) load when the scoreboard or
+    the claims are asked for.
+    """
+
+    module: str
+    function: str
+
+    def __call__(self) -> Any:
+        """Import :attr:`module` and call its :attr:`function` without arguments."""
+        import importlib
+
+        return getattr(importlib.import_module(self.module), self.function)()
+
+
+@dataclass(frozen=True)
 class PaperSpec:
     """What a chapter declares: the contract of ``ldpfair/papers/<paper>/__init__.py``.
 
@@ -108,10 +127,13 @@ class PaperSpec:
         ``declare(profile) -> {experiment name: Grid or Sweep}``. For a declared
         profile as is, the experiments of ``"paper"`` are exactly the committed
         ones (``results/<paper>/<name>.csv.gz``).
-    claims : callable
-        ``claims() -> list of Claim``: the paper's claims judged on the committed results.
-    scoreboard : callable
-        ``scoreboard() -> DataFrame`` with the columns of
+    claims : callable, optional
+        ``claims() -> list of Claim``: the paper's claims judged on the committed
+        results. Default: ``committed_claims()`` of the chapter's ``checks`` module,
+        imported when first called (so that importing the package stays cheap).
+    scoreboard : callable, optional
+        Default: ``scoreboard()`` of the chapter's ``checks`` module, imported when
+        first called. ``scoreboard() -> DataFrame`` with the columns of
         :data:`ldpfair.verdicts.ITEM_COLUMNS`: one row per figure, table and
         numbered result of the paper (see :func:`ldpfair.verdicts.score_item`).
     parameters : mapping, optional
@@ -128,8 +150,8 @@ class PaperSpec:
     title: str
     profiles: Mapping[str, Profile]
     declare: Callable[[Profile], Mapping[str, Any]]
-    claims: Callable[[], Sequence[Claim]]
-    scoreboard: Callable[[], pd.DataFrame]
+    claims: Callable[[], Sequence[Claim]] = InChecks("", "committed_claims")
+    scoreboard: Callable[[], pd.DataFrame] = InChecks("", "scoreboard")
     parameters: Mapping[str, Any] = field(default_factory=dict)
     overrides: Sequence[str] | None = None
 
@@ -143,6 +165,10 @@ class PaperSpec:
                 raise ValueError(f"paper {self.name!r}: profiles[{key!r}] must be Profile({key!r}, ...), "
                                  f"got {prof!r}")
         object.__setattr__(self, "profiles", MappingProxyType(dict(self.profiles)))
+        for attr in ("claims", "scoreboard"):  # the defaults: the chapter's own checks module
+            value = getattr(self, attr)
+            if isinstance(value, InChecks) and not value.module:
+                object.__setattr__(self, attr, InChecks(f"{__package__}.{self.name}.checks", value.function))
         object.__setattr__(self, "parameters", MappingProxyType(dict(self.parameters)))
 
     def profile(self, name: str = "paper", **overrides: Any) -> Profile:

@@ -8,29 +8,10 @@ registry and ``ldpfair run`` can read the declarations quickly.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..contract import PaperSpec
 from . import experiments
 
-if TYPE_CHECKING:
-    import pandas as pd
-
-    from ...reporting import Claim
-
 __all__ = ["SPEC"]
-
-
-def _claims() -> list[Claim]:
-    from . import checks
-
-    return checks.committed_claims()
-
-
-def _scoreboard() -> pd.DataFrame:
-    from . import checks
-
-    return checks.scoreboard()
 
 
 SPEC = PaperSpec(
@@ -38,7 +19,5 @@ SPEC = PaperSpec(
     title="Template: a check of generalised randomised response",
     profiles=experiments.PROFILES,
     declare=experiments.declare,
-    claims=_claims,
-    scoreboard=_scoreboard,
     parameters=experiments.PARAMETERS,
 )

@@ -24,31 +24,10 @@ package, by the written contract (:mod:`ldpfair.papers.contract`):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..contract import PaperSpec
 from . import experiments
 
-if TYPE_CHECKING:
-    import pandas as pd
-
-    from ...reporting import Claim
-
-__all__ = ["SPEC", "committed_claims", "scoreboard"]
-
-
-def committed_claims() -> list[Claim]:
-    """The claims checked on the committed results (:func:`.checks.committed_claims`)."""
-    from . import checks
-
-    return checks.committed_claims()
-
-
-def scoreboard() -> pd.DataFrame:
-    """The chapter's scoreboard items (:func:`.checks.scoreboard`)."""
-    from . import checks
-
-    return checks.scoreboard()
+__all__ = ["SPEC"]
 
 
 SPEC = PaperSpec(
@@ -56,7 +35,5 @@ SPEC = PaperSpec(
     title="(Local) Differential Privacy has NO Disparate Impact on Fairness",
     profiles=experiments.PROFILES,
     declare=experiments.declare,
-    claims=committed_claims,
-    scoreboard=scoreboard,
     parameters=experiments.PARAMETERS,
 )

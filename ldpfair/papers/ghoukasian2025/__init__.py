@@ -22,31 +22,10 @@ The chapter's package (the rooms of :mod:`ldpfair.papers.contract`):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..contract import PaperSpec
 from . import experiments
 
-if TYPE_CHECKING:
-    import pandas as pd
-
-    from ...reporting import Claim
-
-__all__ = ["SPEC", "scoreboard", "committed_claims"]
-
-
-def scoreboard() -> pd.DataFrame:
-    """The chapter's scoreboard items (:func:`.checks.scoreboard`)."""
-    from . import checks
-
-    return checks.scoreboard()
-
-
-def committed_claims() -> list[Claim]:
-    """The paper's claims on the committed results (:func:`.checks.committed_claims`)."""
-    from . import checks
-
-    return checks.committed_claims()
+__all__ = ["SPEC"]
 
 
 SPEC = PaperSpec(
@@ -54,7 +33,5 @@ SPEC = PaperSpec(
     title="Ghoukasian & Asoodeh (2025): optimal fairness under local differential privacy",
     profiles=experiments.PROFILES,
     declare=experiments.declare,
-    claims=committed_claims,
-    scoreboard=scoreboard,
     parameters=experiments.PARAMETERS,
 )

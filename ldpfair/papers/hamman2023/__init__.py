@@ -15,32 +15,11 @@ Importing this package loads only :mod:`.experiments` (no plotting, no results).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..contract import PaperSpec
 from . import experiments
 from .experiments import build
 
-if TYPE_CHECKING:
-    import pandas as pd
-
-    from ...reporting import Claim
-
-__all__ = ["SPEC", "build", "committed_claims", "scoreboard"]
-
-
-def committed_claims() -> list[Claim]:
-    """The paper's claims checked on the committed results (:func:`.checks.committed_claims`)."""
-    from .checks import committed_claims as _claims
-
-    return _claims()
-
-
-def scoreboard() -> pd.DataFrame:
-    """One row per figure and table of the paper (:func:`.checks.scoreboard`)."""
-    from .checks import scoreboard as _scoreboard
-
-    return _scoreboard()
+__all__ = ["SPEC", "build"]
 
 
 SPEC = PaperSpec(
@@ -48,7 +27,5 @@ SPEC = PaperSpec(
     title="Hamman, Chen & Dutta (2023): can querying for bias leak protected attributes?",
     profiles=experiments.PROFILES,
     declare=experiments.declare,
-    claims=committed_claims,
-    scoreboard=scoreboard,
     parameters=experiments.PARAMETERS,
 )

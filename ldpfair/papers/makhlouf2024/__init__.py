@@ -24,32 +24,11 @@ scoreboard import :mod:`~.checks` when called.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..contract import PaperSpec
 from . import experiments as _experiments
 from .experiments import build
 
-if TYPE_CHECKING:
-    import pandas as pd
-
-    from ...reporting import Claim
-
-__all__ = ["SPEC", "build", "committed_claims", "scoreboard"]
-
-
-def committed_claims() -> list[Claim]:
-    """The claims on the committed results (:func:`.checks.committed_claims`, faithful aggregation)."""
-    from .checks import committed_claims as _committed_claims
-
-    return _committed_claims()
-
-
-def scoreboard() -> pd.DataFrame:
-    """Every target item of the paper, judged by :mod:`ldpfair.verdicts` (:func:`.checks.scoreboard`)."""
-    from .checks import scoreboard as _scoreboard
-
-    return _scoreboard()
+__all__ = ["SPEC", "build"]
 
 
 SPEC = PaperSpec(
@@ -57,7 +36,5 @@ SPEC = PaperSpec(
     title="Makhlouf et al. (2024): multi-dimensional LDP and fairness",
     profiles=_experiments.PROFILES,
     declare=_experiments.declare,
-    claims=committed_claims,
-    scoreboard=scoreboard,
     parameters=_experiments.PARAMETERS,
 )
