@@ -42,6 +42,52 @@ def _lemire_reject(raw, pos, n, su, mm, mask):  # pragma: no cover - compiled
     return True, mm, pos
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _floyd(parts, upos, n_raw, j, mu, stamp, gen, out, i, pp, v, sh, mask):  # pragma: no cover - compiled
+    """Floyd's draws ``j .. mu - 1`` of user ``i`` into ``out[i, pp ..]`` (see :func:`_subset_kernel_pcg`).
+
+    Returns whether the user completed and the position after its parts; ``False``
+    when the parts ``.. n_raw`` ran out first.
+    """
+    one = np.uint64(1)
+    off = np.uint64(pp) - j  # row index = j + off (mod 2^64)
+    while j < mu:
+        avail = n_raw - upos
+        if avail == 0:
+            return False, upos
+        end = j + min(mu - j, avail)
+        while j < end:
+            su = j + one
+            mm = np.uint64(parts[upos]) * su
+            upos += one
+            if (mm & mask) < su:  # Lemire's rejection test, inlined
+                t = ((mask - su) + one) % su  # 2^bits mod s
+                while (mm & mask) < t:
+                    if upos >= n_raw:
+                        return False, upos
+                    mm = np.uint64(parts[upos]) * su
+                    upos += one
+                end = min(end, su + (n_raw - upos))
+            x = mm >> sh
+            x = j if stamp[x] == gen else x
+            stamp[x] = gen
+            out[i, j + off] = x + (x >= v)
+            j = su
+    return True, upos
+
+
+@numba.njit(cache=True, nogil=True)
+def _floyd16(parts, upos, n_raw, j, mu, stamp, gen, out, i, pp, v):  # pragma: no cover - compiled
+    """:func:`_floyd` on 16-bit parts (constant shift and mask)."""
+    return _floyd(parts, upos, n_raw, j, mu, stamp, gen, out, i, pp, v, np.uint64(16), np.uint64(0xFFFF))
+
+
+@numba.njit(cache=True, nogil=True)
+def _floyd32(parts, upos, n_raw, j, mu, stamp, gen, out, i, pp, v):  # pragma: no cover - compiled
+    """:func:`_floyd` on 32-bit parts (constant shift and mask)."""
+    return _floyd(parts, upos, n_raw, j, mu, stamp, gen, out, i, pp, v, np.uint64(32), np.uint64(0xFFFFFFFF))
+
+
 #: Slots of the control array of :func:`_subset_kernel_pcg`.
 _CBASE, _CLEN, _VEND, _GW, _BW, _CPOS = range(6)
 
@@ -136,29 +182,12 @@ def _subset_kernel_pcg(out, values, i, bits, k, omega, t, full, stamp, gen, word
                 upos += one
                 if (mm & mask) < su:
                     ok, mm, upos = _lemire_reject(parts, upos, n_raw, su, mm, mask)
-        pp = np.uint64(p0)
         j = np.uint64(m - omega + p0)
-        while ok and j < mu:
-            avail = n_raw - upos
-            if avail == 0:
-                ok = False
-                break
-            end = j + min(mu - j, avail)
-            while j < end:
-                su = j + one
-                mm = np.uint64(parts[upos]) * su
-                upos += one
-                if (mm & mask) < su:
-                    ok, mm, upos = _lemire_reject(parts, upos, n_raw, su, mm, mask)
-                    if not ok:
-                        break
-                    end = min(end, su + (n_raw - upos))
-                x = mm >> sh
-                x = j if stamp[x] == gen else x
-                stamp[x] = gen
-                out[i, pp] = x + (x >= v)
-                pp += one
-                j = su
+        if ok and j < mu:
+            if bits == 16:
+                ok, upos = _floyd16(parts, upos, n_raw, j, mu, stamp, gen, out, i, p0, v)
+            else:
+                ok, upos = _floyd32(parts, upos, n_raw, j, mu, stamp, gen, out, i, p0, v)
         if ok:
             ctl[_CPOS] = np.int64(upos)
             i += 1

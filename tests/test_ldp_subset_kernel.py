@@ -1,0 +1,126 @@
+"""Subset selection's sampler gives the same subsets as before issue #26, and leaves the generator alike.
+
+``tests/ss_reference.py`` is ``ldpfair/ldp/_subsets.py`` before its Floyd loop
+was moved into a kernel of its own (commit 9ee6104). The committed results of
+arcolezi2023 and makhlouf2024 use subset selection, so for the same generator
+state ``SS.perturb`` and ``draw_subsets`` must return exactly the same members
+(same dtype, same order) and leave the generator in exactly the same state:
+every domain size from 2 to 1000, the edge subset sizes (``omega = 1`` and
+``omega = k - 1``), ``p`` in {0, 1}, 32-bit parts, small blocks and chunks (the
+refill and redo paths), and the bit generators that take the buffered path.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import ss_reference as ref
+
+from ldpfair.ldp import SS
+from ldpfair.ldp._subsets import draw_subsets
+
+
+def _pair(seed, bitgen: str = "PCG64", half_word: bool = False) -> tuple[np.random.Generator, ...]:
+    """Two generators in the same state (optionally with a buffered 32-bit half)."""
+    gens = [np.random.Generator(getattr(np.random, bitgen)(seed)) for _ in range(2)]
+    if half_word:
+        for g in gens:
+            g.integers(0, 2**32, 1, dtype=np.uint32)
+    return gens[0], gens[1]
+
+
+def _same_state(a: np.random.Generator, b: np.random.Generator) -> bool:
+    """Equal bit-generator states (the key array of MT19937 and Philox compared elementwise)."""
+
+    def same(x, y) -> bool:
+        if isinstance(x, dict):
+            return isinstance(y, dict) and x.keys() == y.keys() and all(same(x[key], y[key]) for key in x)
+        if isinstance(x, np.ndarray):
+            return isinstance(y, np.ndarray) and x.dtype == y.dtype and np.array_equal(x, y)
+        return type(x) is type(y) and x == y
+
+    return same(a.bit_generator.state, b.bit_generator.state)
+
+
+def _check(values, k, omega, p, seed, bitgen="PCG64", half_word=False, **kw) -> np.ndarray:
+    ours, theirs = _pair(seed, bitgen, half_word)
+    new = draw_subsets(values, k, omega, p, ours, **kw)
+    old = ref.draw_subsets(values, k, omega, p, theirs, **kw)
+    assert new.dtype == old.dtype and new.shape == old.shape == (values.shape[0], omega)
+    np.testing.assert_array_equal(new, old)
+    assert _same_state(ours, theirs)
+    return new
+
+
+def test_every_domain_size_from_2_to_1000():
+    eps_cycle = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+    for k in range(2, 1001):
+        mech = SS(k, eps_cycle[k % len(eps_cycle)])
+        n = 37 + k % 29
+        values = np.random.default_rng([k, 1]).integers(0, k, n)
+        ours, theirs = _pair([k, 2], half_word=k % 3 == 0)
+        new = mech.perturb(values, ours)
+        old = ref.draw_subsets(values, k, mech.omega, mech.p, theirs)
+        np.testing.assert_array_equal(new, old, err_msg=f"k={k}")
+        assert new.dtype == old.dtype
+        assert _same_state(ours, theirs), f"k={k}"
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 74, 129, 130, 131, 257, 500, 999, 1000])
+@pytest.mark.parametrize("edge", ["one", "all_but_one"])
+@pytest.mark.parametrize("eps", [0.25, 1.0, 8.0])
+def test_edge_subset_sizes(k, edge, eps):
+    omega = 1 if edge == "one" else k - 1
+    mech = SS(k, eps, omega=omega)
+    values = np.random.default_rng(k).integers(0, k, 3000 if k < 500 else 400)
+    ours, theirs = _pair([k, omega])
+    new = mech.perturb(values, ours)
+    np.testing.assert_array_equal(new, ref.draw_subsets(values, k, omega, mech.p, theirs))
+    assert _same_state(ours, theirs)
+
+
+@pytest.mark.parametrize(("k", "eps", "n", "seed"), [
+    (1000, 0.25, 40_000, 0),  # the benchmark's setting, several logical buffers
+    (1000, 1.0, 40_000, 1),
+    (1000, 8.0, 20_000, 2),
+    (300, 0.5, 30_000, 3),
+    (150, 0.1, 30_000, 4),
+    (74, 0.25, 30_000, 5),
+])
+def test_many_users(k, eps, n, seed):
+    mech = SS(k, eps)
+    values = np.random.default_rng(seed).integers(0, k, n)
+    _check(values, k, mech.omega, mech.p, seed, half_word=seed % 2 == 1)
+
+
+@pytest.mark.parametrize("p", [0.0, 0.3, 1.0])
+@pytest.mark.parametrize(("k", "omega", "n", "block", "chunk_words"), [
+    (1000, 438, 3000, 700, None),
+    (1000, 438, 300, 50, 1),  # a chunk of one word: every user grows it or is redone
+    (1000, 438, 300, 50, 120),  # a chunk smaller than one user
+    (300, 40, 5000, 333, 31),  # refills in the middle of users
+    (130, 129, 500, 1, 5),  # omega = k - 1, one user per buffer
+    (3001, 3000, 400, 1, None),  # many rejections: users run out at the end of a logical buffer
+    (3001, 3000, 400, 1, 700),
+    (5000, 3, 20_000, 1000, 2),  # 32-bit parts
+    (200_000, 7000, 40, 7, None),  # 32-bit parts, many rejections
+])
+def test_blocks_chunks_and_wide_parts(p, k, omega, n, block, chunk_words):
+    values = np.random.default_rng([k, n]).integers(0, k, n)
+    _check(values, k, omega, p, k + n, block=block, chunk_words=chunk_words)
+
+
+@pytest.mark.parametrize("bitgen", ["MT19937", "SFC64", "Philox", "PCG64DXSM"])
+@pytest.mark.parametrize(
+    ("k", "omega", "block"), [(1000, 438, 1000), (300, 1, 64), (200, 199, 3), (5000, 40, 500)]
+)
+def test_buffered_bit_generators(bitgen, k, omega, block):
+    values = np.random.default_rng(k).integers(0, k, 4000)
+    _check(values, k, omega, 0.4, k, bitgen=bitgen, block=block)
+
+
+def test_no_users_draw_nothing():
+    ours, theirs = _pair(7)
+    out = draw_subsets(np.zeros(0, dtype=np.int64), 1000, 438, 0.5, ours)
+    assert out.shape == (0, 438)
+    assert _same_state(ours, theirs)
