@@ -12,6 +12,11 @@ dtype=uint64)``, which copies ``next_uint64``), and the generator is left in the
 same state: for ``k - 1 > 128`` a buffer is never materialised but generated a
 cache-sized chunk at a time (:func:`_draw_pcg`); for smaller domains the
 buffers are filled into one reused array instead of a fresh array each.
+
+A user's Floyd draws run in a kernel of their own (:func:`_floyd16`,
+:func:`_floyd32`: the part width, shift and mask are constants there, and the
+loop has few live values, so it runs in registers; inside the per-user kernel
+it spilled to the stack). The draws, and the words consumed, are the same.
 """
 
 from __future__ import annotations
@@ -130,7 +135,8 @@ def _subset_kernel_pcg(out, values, i, bits, k, omega, t, full, stamp, gen, word
     ``x`` maps to ``x + (x >= v)``. Lemire is inlined: ``x = (part (j + 1)) >>
     bits``, rejection tested only when the low bits are below ``j + 1``. The
     draws go in segments in which each has at least its first part left (no
-    bounds test per draw; a rejection shortens the segment). Indices are unsigned.
+    bounds test per draw; a rejection shortens the segment), in :func:`_floyd`
+    (called through :func:`_floyd16` / :func:`_floyd32`). Indices are unsigned.
 
     The logical buffer (``ctl[_BW]`` words, as one ``raw_words`` draw) is the
     parts ``ctl[_CBASE] ..`` (``ctl[_CLEN]`` of them) of the chunk ``parts`` (a
