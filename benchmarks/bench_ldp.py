@@ -29,7 +29,14 @@ repetitions of ldpfair's users/s over the peer's, measured in the same process.
 Writes ``results/benchmarks/ldp_throughput.csv`` and a ``.json`` with the machine
 and versions (atomically).
 
-Usage: ``python benchmarks/bench_ldp.py [--repeats R] [--quick] [--only OP] [--out DIR]``.
+With ``--merge`` only the measured rows of an existing CSV are replaced (the other
+rows are kept byte for byte) and the run is appended to the ``updates`` list of the
+``.json``; ``--before CSV`` (a run of the same settings on the code before a change,
+e.g. with ``--out`` elsewhere) records that run's speed-ups in the update next to the
+new ones.
+
+Usage: ``python benchmarks/bench_ldp.py [--repeats R] [--quick] [--only OP] [--protocol P]
+[--k K] [--merge [--before CSV --before-label TEXT]] [--out DIR]``.
 """
 
 from __future__ import annotations
@@ -358,12 +365,73 @@ def summarise(s: dict, runs: list[dict]) -> dict:
     return row
 
 
+def _key(row: dict) -> tuple[str, str, int, float]:
+    return row["operation"], row["protocol"], int(row["k"]), float(row["epsilon"])
+
+
+_LOGGED = ("ratio_cold_vs_mfl", "ratio_warm_vs_mfl", "ratio_cold_vs_mfl_min", "ratio_warm_vs_mfl_min",
+           "ldpfair_cold_users_per_s", "ldpfair_warm_users_per_s", "mfl_users_per_s")
+
+
+def _ratios(row: dict) -> dict:
+    return {col: float(row[col]) for col in _LOGGED}
+
+
+def merge(out_csv: Path, out_json: Path, rows: list[dict], args, repeats: int, elapsed: float) -> None:
+    """Replace the measured rows of ``out_csv`` (the others unchanged) and log the run in ``out_json``."""
+    text = out_csv.read_text()
+    old = list(csv.DictReader(io.StringIO(text)))
+    fields = text.splitlines()[0].split(",")
+    if fields != list(rows[0]):
+        raise SystemExit(f"{out_csv}: columns differ from this script's; run without --merge")
+    index = {_key(r): i for i, r in enumerate(old)}
+    missing = [_key(r) for r in rows if _key(r) not in index]
+    if missing:
+        raise SystemExit(f"{out_csv} has no row for {missing}; run without --merge")
+    before = {}
+    if args.before is not None:
+        before = {_key(r): r for r in csv.DictReader(io.StringIO(args.before.read_text()))}
+        absent = [_key(r) for r in rows if _key(r) not in before]
+        if absent:
+            raise SystemExit(f"{args.before} has no row for {absent}")
+    for r in rows:
+        old[index[_key(r)]] = r
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=fields)
+    writer.writeheader()
+    writer.writerows(old)
+    meta = json.loads(out_json.read_text())
+    update = {
+        "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "rows": [f"{r['operation']} {r['protocol']} k={r['k']} epsilon={r['epsilon']:g}" for r in rows],
+        "repeats": repeats,
+        "quick": args.quick,
+        "elapsed_s": round(elapsed, 1),
+        "versions": {pkg: version(pkg) for pkg in ("ldpfair", "numpy", "numba", "multi-freq-ldpy")},
+        "after": {setting: _ratios(r) for setting, r in zip(
+            [f"{r['protocol']} k={r['k']} epsilon={r['epsilon']:g}" for r in rows], rows, strict=True)},
+    }
+    if before:
+        update["before_label"] = args.before_label
+        update["before"] = {f"{r['protocol']} k={r['k']} epsilon={r['epsilon']:g}": _ratios(before[_key(r)])
+                            for r in rows}
+    meta.setdefault("updates", []).append(update)
+    atomic_write(out_csv, buf.getvalue())
+    atomic_write(out_json, json.dumps(meta, indent=2) + "\n")
+    print(f"updated {len(rows)} rows of {out_csv} and logged the run in {out_json}")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--repeats", type=int, default=REPEATS, help="repetitions (default 7)")
     ap.add_argument("--quick", action="store_true", help="n and the peer's n / 10, 2 repetitions (smoke run)")
     ap.add_argument("--only", choices=("perturb", "estimate"), help="one operation only")
     ap.add_argument("--protocol", action="append", help="only these protocols (repeatable)")
+    ap.add_argument("--k", type=int, action="append", help="only these domain sizes (repeatable)")
+    ap.add_argument("--merge", action="store_true",
+                    help="replace only the measured rows of the CSV; log the run in the JSON's updates")
+    ap.add_argument("--before", type=Path, help="with --merge: CSV of the same settings before a change")
+    ap.add_argument("--before-label", default="", help="with --before: the code it measured")
     ap.add_argument("--out", type=Path, default=Path("results/benchmarks"), help="output folder")
     args = ap.parse_args(argv)
     repeats = 2 if args.quick else args.repeats
@@ -372,6 +440,12 @@ def main(argv=None):
     todo = [s for s in settings(args.quick) if args.only in (None, s["op"])]
     if args.protocol:
         todo = [s for s in todo if s["protocol"] in args.protocol]
+    if args.k:
+        todo = [s for s in todo if s["k"] in args.k]
+    if not todo:
+        ap.error("no setting matches --only / --protocol / --k")
+    if args.before is not None and not args.merge:
+        ap.error("--before needs --merge")
     t_start = time.perf_counter()
     warm_up_parent(todo)
     runs: list[list[dict]] = [[] for _ in todo]
@@ -393,6 +467,9 @@ def main(argv=None):
 
     out_csv = args.out / "ldp_throughput.csv"
     out_json = args.out / "ldp_throughput.json"
+    if args.merge:
+        merge(out_csv, out_json, rows, args, repeats, elapsed)
+        return 0
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=list(rows[0]))
     writer.writeheader()
