@@ -280,6 +280,8 @@ def test_rate_gap_refuses_what_it_cannot_compute():
         M.rate_gap("selection_rate", y, None, sensitive_features=a)
     with pytest.raises(ValueError, match=r"scores must lie in \[0, 1\]"):
         M.rate_gap("selection_rate", None, [0.5, 2.0, 0.1, 0.2], sensitive_features=a, soft=True)
+    with pytest.raises(ValueError, match=r"labels must be None or \[0, 1\], got \[0, 1, 2\]"):
+        M.rate_gap("tpr", y, p, sensitive_features=a, compare="group1_minus_group0", labels=[0, 1, 2])
     with pytest.warns(UndefinedRateWarning, match="tpr of group 1 is undefined"):
         assert np.isnan(M.rate_gap("tpr", [1, 0, 0, 0], p, sensitive_features=a,
                                    compare="group1_minus_group0"))

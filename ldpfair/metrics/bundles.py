@@ -4,20 +4,20 @@ A bundle returns ``{column: value}`` for one result row. Each computes its
 rates once (one :func:`~ldpfair.metrics.groups.group_rates`) and names its
 columns as the result files of the paper that uses the convention do.
 
-================================  ======================================  ==========================
-bundle                            columns                                 convention
-================================  ======================================  ==========================
-:func:`privileged_vs_rest_metrics`  ``SP_a_1, SP_a_0, SPD, DI, EO_a_1,    privileged vs every other
-                                  EO_a_0, EOD, OA_a_1, OA_a_0, OAD``      row, signed (arcolezi2023)
-:func:`group_difference_metrics`  ``SP/EO/PE/OA/PRP_maj``, ``_min`` and   group 1 - group 0, signed
-                                  ``SD, EOD, PED, OAD, PRD``              (makhlouf2024)
-:func:`max_gap_metrics`           ``Delta_SP, Delta_EO, Delta_MEO,        max over pairs of groups,
-                                  Delta_EOd``                             >= 0 (ghoukasian2025)
-:func:`soft_gap_metrics`          ``soft_SP, soft_EO, abs_soft_SP,        group 1 - group 0 of
-                                  abs_soft_EO``                           scores (hamman2023)
-:func:`group_rate_columns`        ``n_g, SR_g, TPR_g, FPR_g, ACC_g,       every group ``g``
-                                  PPV_g``
-================================  ======================================  ==========================
+====================================  ======================================  ==========================
+bundle                                columns                                 convention
+====================================  ======================================  ==========================
+:func:`privileged_vs_rest_metrics`    ``SP_a_1, SP_a_0, SPD, DI, EO_a_1,      privileged vs every other
+                                      EO_a_0, EOD, OA_a_1, OA_a_0, OAD``      row, signed (arcolezi2023)
+:func:`group_difference_metrics`      ``SP/EO/PE/OA/PRP_maj``, ``_min`` and   group 1 - group 0, signed
+                                      ``SD, EOD, PED, OAD, PRD``              (makhlouf2024)
+:func:`max_gap_metrics`               ``Delta_SP, Delta_EO, Delta_MEO,        max over pairs of groups,
+                                      Delta_EOd``                             >= 0 (ghoukasian2025)
+:func:`soft_gap_metrics`              ``soft_SP, soft_EO, abs_soft_SP,        group 1 - group 0 of
+                                      abs_soft_EO``                           scores (hamman2023)
+:func:`group_rate_columns`            ``n_g, SR_g, TPR_g, FPR_g, ACC_g,       every group ``g``
+                                      PPV_g``
+====================================  ======================================  ==========================
 """
 
 from __future__ import annotations

@@ -205,7 +205,8 @@ def rate_gap(
         The privileged group of ``"privileged_vs_rest"`` (unused otherwise).
     labels : sequence, optional
         The groups of ``"max_gap"`` (listing one absent from the data makes the gap
-        NaN under ``nan_policy="propagate"``); unused otherwise.
+        NaN under ``nan_policy="propagate"``); ``None`` or ``[0, 1]`` for
+        ``"group1_minus_group0"``; unused by ``"privileged_vs_rest"``.
     absolute : bool
         Return ``|gap|`` (a max gap is already ``>= 0``).
     soft : bool
@@ -237,6 +238,8 @@ def rate_gap(
         raise ValueError(f"rate={rate!r} needs y_pred (only 'base_rate' is a rate of y_true alone)")
     if y_true is None and rate != "selection_rate":
         raise ValueError(f"rate={rate!r} needs y_true (only 'selection_rate' is a rate of y_pred alone)")
+    if compare == "group1_minus_group0":
+        check_binary_labels(labels, "compare='group1_minus_group0'")
     value = gap(rate, y_true, y_pred, sensitive_features, compare, privileged=privileged,
                 labels=labels, soft=soft, nan_policy=nan_policy)
     return abs(value) if absolute else value
@@ -258,7 +261,8 @@ def gap(
     """:func:`rate_gap` without its argument checks (the concept functions call it directly).
 
     One of ``y_true`` / ``y_pred`` may be ``None``: the other one is validated
-    first and stands in for it (its rates of the missing one are not reported).
+    first and stands in for it (only ``rate``, which does not need the missing
+    one, is read).
     """
     p_name = "scores" if soft else "y_pred"
     if y_true is None:
