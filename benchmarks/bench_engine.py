@@ -40,11 +40,11 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 
 from ldpfair import experiments as ex  # noqa: E402
 from ldpfair.experiments.cache import atomic_write_text  # noqa: E402
-from ldpfair.models import ARCOLEZI2023_LGBM  # noqa: E402
+from ldpfair.models import TUNED_LGBM  # noqa: E402
 
 
 def make_grid(n_estimators: int, seeds: int) -> ex.Grid:
-    params = {**ARCOLEZI2023_LGBM["adult"], "n_estimators": n_estimators}
+    params = {**TUNED_LGBM["adult"], "n_estimators": n_estimators}
     return ex.Grid(
         name="bench_arcolezi2023_adult",
         datasets=ex.DatasetSpec("adult26k"),

@@ -89,10 +89,10 @@ def api_probes(tmp: Path) -> list[tuple[str, Callable[[], Any], str]]:
         "evaluate": lambda a: m.evaluate(y, p, sensitive_features=a),
         "max_gap_SP": lambda a: m.max_gap_statistical_parity(p, sensitive_features=a),
         "max_gap_EO": lambda a: m.max_gap_equal_opportunity(y, p, sensitive_features=a),
-        "ghoukasian": lambda a: m.ghoukasian2025_metrics(y, p, sensitive_features=a),
+        "max_gap_metrics": lambda a: m.max_gap_metrics(y, p, sensitive_features=a),
         "data_unfairness": lambda a: m.data_unfairness(y, sensitive_features=a),
         "SPD": lambda a: m.statistical_parity_difference(p, sensitive_features=a),
-        "arcolezi": lambda a: m.arcolezi2023_metrics(y, p, sensitive_features=a),
+        "privileged_vs_rest": lambda a: m.privileged_vs_rest_metrics(y, p, sensitive_features=a),
         "risk_difference": lambda a: m.risk_difference(p, sensitive_features=a),
         "soft_SP": lambda a: m.soft_statistical_parity([0.1] * 6, sensitive_features=a),
     }
@@ -102,7 +102,7 @@ def api_probes(tmp: Path) -> list[tuple[str, Callable[[], Any], str]]:
     probes += [
         ("max_gap_SP one group", lambda: m.max_gap_statistical_parity(p, sensitive_features=one), "nan"),
         ("Delta_SP one group",
-         lambda: m.ghoukasian2025_metrics(y, p, sensitive_features=one)["Delta_SP"], "nan"),
+         lambda: m.max_gap_metrics(y, p, sensitive_features=one)["Delta_SP"], "nan"),
         ("data_unfairness one group", lambda: m.data_unfairness(y, sensitive_features=one), "nan"),
         ("SPD privileged absent",
          lambda: m.statistical_parity_difference(p, sensitive_features=[0, 2] * 3), "nan"),

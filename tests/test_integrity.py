@@ -279,10 +279,10 @@ def test_missing_group_labels_are_refused_by_every_metric(groups):
         lambda: m.group_rates(Y, P, sensitive_features=groups),
         lambda: m.evaluate(Y, P, sensitive_features=groups),
         lambda: m.max_gap_statistical_parity(P, sensitive_features=groups),
-        lambda: m.ghoukasian2025_metrics(Y, P, sensitive_features=groups),
+        lambda: m.max_gap_metrics(Y, P, sensitive_features=groups),
         lambda: m.data_unfairness(Y, sensitive_features=groups),
         lambda: m.statistical_parity_difference(P, sensitive_features=groups),
-        lambda: m.arcolezi2023_metrics(Y, P, sensitive_features=groups),
+        lambda: m.privileged_vs_rest_metrics(Y, P, sensitive_features=groups),
     ]
     for call in calls:
         with pytest.raises(ValueError, match=r"sensitive_features holds \d missing value\(s\)"):
@@ -299,7 +299,7 @@ def test_a_single_present_group_is_not_perfectly_fair():
                  lambda: m.max_gap_mean_equalized_odds(Y, P, sensitive_features=one),
                  lambda: m.data_unfairness(Y, sensitive_features=one),
                  lambda: m.data_unfairness_pairwise(Y, sensitive_features=one),
-                 lambda: m.ghoukasian2025_metrics(Y, P, sensitive_features=one)["Delta_SP"]):
+                 lambda: m.max_gap_metrics(Y, P, sensitive_features=one)["Delta_SP"]):
         with pytest.warns(UndefinedRateWarning, match="at least two groups"):
             assert np.isnan(call())
     # with labels= the absent group is named, and the result is NaN as well

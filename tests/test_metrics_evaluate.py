@@ -1,13 +1,18 @@
-"""The one-pass :func:`ldpfair.metrics.evaluate` equals, bit for bit, the per-paper functions.
+"""The one-pass :func:`ldpfair.metrics.evaluate` equals, bit for bit, the bundles it stands for.
 
-``evaluate_reference`` is the former ``evaluate`` verbatim: every paper function
-called one after the other (six ``group_rates``, two ``roc_auc_score``). The fast
-one must return the same keys in the same order, the same float bits (NaN placement
-and the sign of zero included) and the same warnings in the same order.
+``evaluate_reference`` is the former ``evaluate``: every convention's bundle called
+one after the other (six ``group_rates``, two ``roc_auc_score``). The fast one must
+return the same keys in the same order, the same float bits (NaN placement and the
+sign of zero included) and the same warnings in the same order.
+
+Each chapter's own bundle (``ldpfair.papers.<paper>.metrics.paper_metrics``) returns
+a subset of :func:`evaluate`'s columns with the same bits wherever it is defined,
+and refuses (``ValueError``) what it does not define.
 """
 
 from __future__ import annotations
 
+import importlib
 import struct
 import warnings
 
@@ -15,7 +20,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import roc_auc_score
 
-from ldpfair.metrics import evaluate
+from ldpfair.metrics import UndefinedRateWarning, evaluate
 from ldpfair.metrics.evaluate import evaluate_reference
 from ldpfair.metrics.utility import roc_auc
 
@@ -63,7 +68,7 @@ def _assert_same(args):
 @pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("n", [1, 7, 60, 3000])
 @pytest.mark.parametrize("k", [1, 2, 3])
-def test_evaluate_bitwise_identical_to_the_paper_functions(seed, n, k):
+def test_evaluate_bitwise_identical_to_the_bundles(seed, n, k):
     rng = np.random.default_rng([seed, n, k])
     for labels_mode in ("none", "domain", "wider"):
         for scores_mode in ("none", "continuous", "ties"):
@@ -115,3 +120,86 @@ def test_roc_auc_equals_sklearn_bitwise(seed):
     if seed % 2:
         s = np.round(s, int(rng.integers(0, 3)))  # heavy ties, collinear points dropped
     assert struct.pack("<d", roc_auc(y, s)) == struct.pack("<d", float(roc_auc_score(y, s)))
+
+
+# ----------------------------------------------------------------------------- the chapters' bundles
+CHAPTERS = ("arcolezi2023", "makhlouf2024", "ghoukasian2025", "hamman2023", "xu2019", "_template")
+BUNDLES = {c: importlib.import_module(f"ldpfair.papers.{c}.metrics").paper_metrics for c in CHAPTERS}
+
+
+def _defined(chapter, a, scores, labels, privileged):
+    """Whether the chapter's bundle is defined on this case (else it must raise ValueError)."""
+    if chapter in ("arcolezi2023", "ghoukasian2025", "_template"):
+        return True  # any number of groups
+    binary = (labels is None or list(labels) == [0, 1]) and set(np.unique(a).tolist()) <= {0, 1}
+    if chapter == "makhlouf2024":
+        return binary and privileged == 1
+    return binary and (chapter != "hamman2023" or scores is not None)
+
+
+def _assert_bundles_match(args, compared=None):
+    y, p, a, scores, labels, privileged = args
+    kw = dict(sensitive_features=a, scores=scores, labels=labels)
+    for chapter, bundle in BUNDLES.items():
+        priv = 1 if chapter == "makhlouf2024" else privileged  # its refusal of others: below
+        row, _ = _call(evaluate, y, p, privileged=priv, **kw)
+        if not _defined(chapter, a, scores, labels, priv):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UndefinedRateWarning)
+                with pytest.raises(ValueError):
+                    bundle(y, p, privileged=priv, **kw)
+            continue
+        out, w = _call(bundle, y, p, privileged=priv, **kw)
+        assert set(out) <= set(row), f"{chapter}: columns not in evaluate's row: {set(out) - set(row)}"
+        assert {c: _bits(v) for c, v in out.items()} == {c: _bits(row[c]) for c in out}, chapter
+        if any(np.isnan(v) for v in out.values()):  # an undefined column is never silent
+            assert any(cat is UndefinedRateWarning for cat, _ in w), chapter
+        if compared is not None:
+            compared[chapter] = compared.get(chapter, 0) + 1
+
+
+@pytest.mark.parametrize("seed", range(2))
+@pytest.mark.parametrize("n", [1, 7, 60, 800])
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_chapter_bundles_are_evaluate_columns_bit_for_bit(seed, n, k):
+    rng = np.random.default_rng([seed, n, k, 27])
+    compared: dict[str, int] = {}
+    for labels_mode in ("none", "domain", "wider"):
+        for scores_mode in ("none", "continuous"):
+            for degenerate in ("", "one_class", "constant_pred", "group_without_positive",
+                               "group_all_predicted"):
+                privileged = int(rng.choice([0, 1, 7]))
+                _assert_bundles_match(_case(rng, n, k, labels_mode=labels_mode, scores_mode=scores_mode,
+                                            privileged=privileged, degenerate=degenerate), compared)
+    # the binary-only bundles are compared on binary data too, not only refused
+    if k <= 2:
+        assert set(compared) == set(CHAPTERS), compared
+    elif n >= 60:  # three groups present: only the bundles defined for any number of groups
+        assert set(compared) == {"arcolezi2023", "ghoukasian2025", "_template"}, compared
+
+
+def test_chapter_bundles_on_label_types_and_their_refusals():
+    rng = np.random.default_rng(12)
+    y, p, s = rng.integers(0, 2, 200), rng.integers(0, 2, 200), rng.random(200)
+    for a, privileged in ((rng.integers(0, 2, 200).astype(float), 1.0),
+                          (rng.integers(0, 2, 200).astype(bool), True)):
+        _assert_bundles_match((y, p, a, s, None, privileged))
+    a = rng.integers(0, 2, 200)
+    with pytest.raises(ValueError, match="privileged must be 1, got 0"):
+        BUNDLES["makhlouf2024"](y, p, sensitive_features=a, privileged=0)
+    with pytest.raises(ValueError, match="needs scores"):
+        BUNDLES["hamman2023"](y, p, sensitive_features=a, scores=None)
+    with pytest.raises(ValueError, match=r"labels must be None or \[0, 1\], got \[1, 0\]"):
+        BUNDLES["xu2019"](y, p, sensitive_features=a, labels=[1, 0])
+    with pytest.raises(ValueError, match="binary labels"):
+        BUNDLES["xu2019"](y, p, sensitive_features=a + 1)
+
+
+def test_chapter_bundles_are_pinned_and_key_only_their_own_grids():
+    from ldpfair.experiments import Evaluation
+
+    default = Evaluation().config()
+    for chapter, bundle in BUNDLES.items():
+        cfg = Evaluation(metrics=bundle).config()
+        assert cfg.pop("metrics") == f"callable:ldpfair.papers.{chapter}.metrics.paper_metrics:1"
+        assert cfg == default and "metrics" not in default

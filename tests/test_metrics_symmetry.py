@@ -24,10 +24,10 @@ def test_swapping_groups_flips_signed_metrics(rows):
     y, p, a, s = (np.array(c) for c in zip(*rows, strict=True))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", M.UndefinedRateWarning)
-        m, ms = (M.arcolezi2023_metrics(y, p, sensitive_features=g) for g in (a, 1 - a))
-        k, ks = (M.makhlouf2024_metrics(y, p, sensitive_features=g) for g in (a, 1 - a))
-        h, hs = (M.hamman2023_metrics(y, s, sensitive_features=g) for g in (a, 1 - a))
-        d, ds = (M.ghoukasian2025_metrics(y, p, sensitive_features=g) for g in (a, 1 - a))
+        m, ms = (M.privileged_vs_rest_metrics(y, p, sensitive_features=g) for g in (a, 1 - a))
+        k, ks = (M.group_difference_metrics(y, p, sensitive_features=g) for g in (a, 1 - a))
+        h, hs = (M.soft_gap_metrics(y, s, sensitive_features=g) for g in (a, 1 - a))
+        d, ds = (M.max_gap_metrics(y, p, sensitive_features=g) for g in (a, 1 - a))
         rd, rds = (M.risk_difference(p, sensitive_features=g) for g in (a, 1 - a))
     for name in ("SPD", "EOD", "OAD"):
         assert _eq(m[name], -ms[name])
@@ -52,9 +52,29 @@ def test_max_gaps_invariant_under_relabelling(rows, perm):
     b = np.array(perm)[a]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", M.UndefinedRateWarning)
-        d = M.ghoukasian2025_metrics(y, p, sensitive_features=a)
-        e = M.ghoukasian2025_metrics(y, p, sensitive_features=b)
+        d = M.max_gap_metrics(y, p, sensitive_features=a)
+        e = M.max_gap_metrics(y, p, sensitive_features=b)
         assert _eq(M.data_unfairness(y, sensitive_features=a),
                    M.data_unfairness(y, sensitive_features=b))
     for name in d:
         assert _eq(d[name], e[name])
+
+
+@settings(max_examples=40, deadline=None)
+@given(binary)
+def test_rate_gap_conventions_are_consistent_on_a_binary_attribute(rows):
+    """Group 1 - group 0 flips with the coding, equals privileged(=1) vs rest, and |.| is the max gap."""
+    y, p, a, s = (np.array(c) for c in zip(*rows, strict=True))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", M.UndefinedRateWarning)
+        for rate in M.GAP_RATES:
+            g10, g10s = (M.rate_gap(rate, y, p, sensitive_features=g, compare="group1_minus_group0")
+                         for g in (a, 1 - a))
+            priv1, priv0 = (M.rate_gap(rate, y, p, sensitive_features=a, compare="privileged_vs_rest",
+                                       privileged=v) for v in (1, 0))
+            top = M.rate_gap(rate, y, p, sensitive_features=a, labels=[0, 1])
+            assert _eq(g10, -g10s) and _eq(g10, priv1) and _eq(g10, -priv0) and _eq(abs(g10), top)
+        for rate in ("selection_rate", "tpr"):
+            soft = M.rate_gap(rate, y, s, sensitive_features=a, compare="group1_minus_group0", soft=True)
+            assert _eq(soft, -M.rate_gap(rate, y, s, sensitive_features=1 - a, soft=True,
+                                         compare="group1_minus_group0"))

@@ -1,13 +1,18 @@
-"""Every metric of the five papers at once, as one flat result row.
+"""Every convention's metrics at once, as one flat result row (the engine's default bundle).
 
 :func:`evaluate` gives exactly (bit for bit, NaNs and warnings included) what
 calling :func:`~ldpfair.metrics.utility.utility_metrics`,
-:func:`~ldpfair.metrics.groups.group_rates` and the paper functions of
-:mod:`~ldpfair.metrics.fairness` one after the other gives, from one pass over
-the individuals: the counts per (group, privileged, y, y_pred) of one
-``np.bincount`` (hard predictions give integer sums, so every rate is the same
-float), the AUC of the labels from those counts, the AUC of the scores from one
-sort, and the soft sums of hamman2023 in the same order as there.
+:func:`~ldpfair.metrics.bundles.group_rate_columns` and the bundles of
+:mod:`~ldpfair.metrics.bundles` one after the other gives
+(:func:`evaluate_reference`), from one pass over the individuals: the counts per
+(group, privileged, y, y_pred) of one ``np.bincount`` (hard predictions give
+integer sums, so every rate is the same float), the AUC of the labels from those
+counts, the AUC of the scores from one sort, and the soft sums of
+:func:`~ldpfair.metrics.bundles.soft_gap_metrics` in the same order as there.
+
+A chapter that needs other columns declares its own bundle
+(``Evaluation(metrics=...)``); :func:`evaluate` itself does not change, so the
+committed results computed with it keep their keys.
 """
 
 from __future__ import annotations
@@ -16,21 +21,21 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .fairness import (
-    _pairwise_meo,
-    arcolezi2023_columns,
-    arcolezi2023_metrics,
-    ghoukasian2025_metrics,
-    hamman2023_metrics,
-    makhlouf2024_metrics,
-    max_gap,
-    risk_difference,
+from .bundles import (
+    GROUP_RATE_NAMES,
+    group_difference_metrics,
+    group_rate_columns,
+    max_gap_metrics,
+    privileged_vs_rest_columns,
+    privileged_vs_rest_metrics,
+    soft_gap_metrics,
 )
+from .fairness import risk_difference
+from .gaps import max_gap, pairwise_meo
 from .groups import (
     check_binary,
     check_scores,
     encode_groups,
-    group_rates,
     rates_from_sums,
     warn_privileged_empty,
     warn_undefined_rates,
@@ -38,16 +43,6 @@ from .groups import (
 from .utility import _auc_from_curve, _ratio, roc_auc, utility_metrics, warn_auc_undefined
 
 __all__ = ["evaluate", "evaluate_reference", "GROUP_RATE_NAMES"]
-
-#: Prefix of the per-group columns written by :func:`evaluate` -> rate column.
-GROUP_RATE_NAMES = {
-    "n": "n",
-    "SR": "selection_rate",
-    "TPR": "tpr",
-    "FPR": "fpr",
-    "ACC": "accuracy",
-    "PPV": "ppv",
-}
 
 
 def evaluate(
@@ -59,7 +54,7 @@ def evaluate(
     labels: Sequence[object] | None = None,
     privileged: object = 1,
 ) -> dict[str, float]:
-    """Compute every utility and fairness metric of the five papers.
+    """Compute every utility metric, every group's rates and every convention's gaps.
 
     Parameters
     ----------
@@ -68,25 +63,28 @@ def evaluate(
     sensitive_features : array-like
         Group of each individual (integer codes).
     scores : array-like of float, optional
-        Probability of the positive class (``AUC`` from scores and hamman2023's
-        soft metrics; NaN columns when absent).
+        Probability of the positive class (``AUC`` from scores and the soft gaps;
+        NaN columns when absent).
     labels : sequence, optional
         The groups, in order (default: the sorted groups present). Listing the
         full domain makes an empty group visible as ``n_<g> = 0`` and NaN rates.
     privileged : object
-        arcolezi2023's privileged group (compared with every other row).
+        The privileged group of the privileged-vs-rest columns (compared with
+        every other row).
 
     Returns
     -------
     dict
         Utility (``acc, f1, recall, precision, auc_labels, auc_scores``); per group
-        ``g``: ``n_g, SR_g, TPR_g, FPR_g, ACC_g, PPV_g``; arcolezi2023
+        ``g``: ``n_g, SR_g, TPR_g, FPR_g, ACC_g, PPV_g``; privileged vs rest
         (``SP_a_1, SP_a_0, SPD, DI, EO_a_1, EO_a_0, EOD, OA_a_1, OA_a_0, OAD``,
-        privileged - rest); makhlouf2024 ``SD, PED, PRD`` (group 1 - group 0; its
-        EOD and OAD equal arcolezi2023's for a binary attribute); ghoukasian2025
-        ``Delta_SP, Delta_EO, Delta_MEO, Delta_EOd``; hamman2023 ``soft_SP, soft_EO,
-        abs_soft_SP, abs_soft_EO``; xu2019 ``RD``. Metrics defined only for a
-        binary attribute are NaN when the groups are not exactly ``{0, 1}``.
+        arcolezi2023's columns); group 1 - group 0 ``SD, PED, PRD`` (makhlouf2024's;
+        its EOD and OAD equal the privileged-vs-rest ones for a binary attribute
+        and ``privileged=1``); max over pairs ``Delta_SP, Delta_EO, Delta_MEO,
+        Delta_EOd`` (ghoukasian2025's); soft gaps ``soft_SP, soft_EO, abs_soft_SP,
+        abs_soft_EO`` (hamman2023's); absolute group 1 - group 0 ``RD`` (xu2019's
+        risk difference). Metrics defined only for a binary attribute are NaN when
+        the groups are not exactly ``{0, 1}``.
     """
     y = check_binary(y_true, "y_true")
     p = check_binary(y_pred, "y_pred")
@@ -116,11 +114,11 @@ def evaluate(
         for prefix, col in GROUP_RATE_NAMES.items():
             value = rates[col][i]
             out[f"{prefix}_{lab}"] = int(value) if prefix == "n" else float(value)
-    out.update(_arcolezi2023(a, is_priv, by_priv, privileged))
+    out.update(_privileged_vs_rest(a, is_priv, by_priv, privileged))
     nan = float("nan")
     if labs == [0, 1]:
-        check_binary(a, "sensitive_features")  # what makhlouf2024_metrics and RD require
-        warn_undefined_rates([0, 1], rates, None)  # makhlouf2024_metrics' own rates
+        check_binary(a, "sensitive_features")  # what group_difference_metrics and RD require
+        warn_undefined_rates([0, 1], rates, None)  # group_difference_metrics' own rates
         out["SD"] = _diff(rates["selection_rate"])
         out["PED"] = _diff(rates["fpr"])
         out["PRD"] = _diff(rates["ppv"])
@@ -128,7 +126,7 @@ def evaluate(
         warn_undefined_rates([0, 1], rates, ("selection_rate",))
         out["RD"] = float(abs(sel[1] - sel[0]))
         if s is not None:
-            out.update(_hamman2023(codes, y, s))
+            out.update(_soft_gaps(codes, y, s))
         else:
             out.update(dict.fromkeys(("soft_SP", "soft_EO", "abs_soft_SP", "abs_soft_EO"), nan))
     else:
@@ -140,7 +138,7 @@ def evaluate(
     d_fpr = max_gap(fpr)
     out["Delta_SP"] = max_gap(rates["selection_rate"])
     out["Delta_EO"] = d_tpr
-    out["Delta_MEO"] = _pairwise_meo(tpr, fpr, "propagate")
+    out["Delta_MEO"] = pairwise_meo(tpr, fpr, "propagate")
     undefined = bool(np.isnan(tpr).any() or np.isnan(fpr).any())
     out["Delta_EOd"] = nan if undefined else float(max(d_tpr, d_fpr))
     return out
@@ -154,7 +152,7 @@ def _hard_rates(c: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def _diff(rate: np.ndarray) -> float:
-    """``group 1 - group 0`` as makhlouf2024_metrics computes it (Python floats)."""
+    """``group 1 - group 0`` as :func:`~ldpfair.metrics.group_difference_metrics` computes it (floats)."""
     return float(rate[1]) - float(rate[0])
 
 
@@ -188,9 +186,9 @@ def _utility(c: np.ndarray, y: np.ndarray, s: np.ndarray | None) -> dict[str, fl
     return out
 
 
-def _arcolezi2023(a: np.ndarray, is_priv: np.ndarray, c: np.ndarray, privileged: object,
-                  ) -> dict[str, float]:
-    """:func:`~ldpfair.metrics.fairness.arcolezi2023_metrics` from counts ``c[priv, y, y_pred]``."""
+def _privileged_vs_rest(a: np.ndarray, is_priv: np.ndarray, c: np.ndarray, privileged: object,
+                        ) -> dict[str, float]:
+    """:func:`~ldpfair.metrics.bundles.privileged_vs_rest_metrics` from counts ``c[priv, y, y_pred]``."""
     warn: tuple[str, ...] | None = ("selection_rate", "tpr", "accuracy")
     if a.size and not is_priv.any():
         warn_privileged_empty(a, privileged, stacklevel=4)
@@ -201,11 +199,11 @@ def _arcolezi2023(a: np.ndarray, is_priv: np.ndarray, c: np.ndarray, privileged:
     sp0, sp1 = r["selection_rate"]
     eo0, eo1 = r["tpr"]
     oa0, oa1 = r["accuracy"]
-    return arcolezi2023_columns(sp1, sp0, eo1, eo0, oa1, oa0)
+    return privileged_vs_rest_columns(sp1, sp0, eo1, eo0, oa1, oa0)
 
 
-def _hamman2023(codes: np.ndarray, y: np.ndarray, s: np.ndarray) -> dict[str, float]:
-    """:func:`~ldpfair.metrics.fairness.hamman2023_metrics` (groups 0 and 1, soft sums as there)."""
+def _soft_gaps(codes: np.ndarray, y: np.ndarray, s: np.ndarray) -> dict[str, float]:
+    """:func:`~ldpfair.metrics.bundles.soft_gap_metrics` (groups 0 and 1, soft sums as there)."""
     yf = y.astype(np.float64)
     n = np.bincount(codes, minlength=2).astype(np.float64)
     n_pos = np.bincount(codes, weights=yf, minlength=2)
@@ -228,7 +226,7 @@ def evaluate_reference(
     labels: Sequence[object] | None = None,
     privileged: object = 1,
 ) -> dict[str, float]:
-    """:func:`evaluate` computed by calling each paper's function in turn (the former ``evaluate``).
+    """:func:`evaluate` computed by calling each bundle in turn (the former ``evaluate``).
 
     Six :func:`~ldpfair.metrics.groups.group_rates` and two ``roc_auc_score``
     calls per row, about ten times slower: the reference that :func:`evaluate`
@@ -239,24 +237,20 @@ def evaluate_reference(
     a = np.asarray(sensitive_features)
     out: dict[str, float] = {}
     out.update(utility_metrics(y, p, scores))
-    rates = group_rates(y, p, sensitive_features=a, labels=labels)
-    for g in rates.index:
-        for prefix, col in GROUP_RATE_NAMES.items():
-            value = rates.at[g, col]
-            out[f"{prefix}_{g}"] = int(value) if prefix == "n" else float(value)
-    out.update(arcolezi2023_metrics(y, p, sensitive_features=a, privileged=privileged))
-    binary = [*rates.index] == [0, 1]
+    out.update(group_rate_columns(y, p, sensitive_features=a, labels=labels))
+    out.update(privileged_vs_rest_metrics(y, p, sensitive_features=a, privileged=privileged))
+    binary = encode_groups(a, labels)[1] == [0, 1]  # the groups of group_rate_columns
     nan = float("nan")
     if binary:
-        m = makhlouf2024_metrics(y, p, sensitive_features=a)
+        m = group_difference_metrics(y, p, sensitive_features=a)
         out.update({"SD": m["SD"], "PED": m["PED"], "PRD": m["PRD"]})
         out["RD"] = risk_difference(p, sensitive_features=a)
         if scores is not None:
-            out.update(hamman2023_metrics(y, scores, sensitive_features=a))
+            out.update(soft_gap_metrics(y, scores, sensitive_features=a))
         else:
             out.update(dict.fromkeys(("soft_SP", "soft_EO", "abs_soft_SP", "abs_soft_EO"), nan))
     else:
         out.update(dict.fromkeys(
             ("SD", "PED", "PRD", "RD", "soft_SP", "soft_EO", "abs_soft_SP", "abs_soft_EO"), nan))
-    out.update(ghoukasian2025_metrics(y, p, sensitive_features=a, labels=labels))
+    out.update(max_gap_metrics(y, p, sensitive_features=a, labels=labels))
     return out

@@ -10,8 +10,8 @@ A rate whose denominator is zero (an empty group, a group without positives,
 a group with no predicted positives for PPV) is undefined: it is returned as
 ``NaN`` together with an :class:`UndefinedRateWarning` that names the group and
 the rate. Nothing is silently replaced by 0; where an authors' code did that
-(makhlouf2024's ``precision_score`` returns 0), the paper-specific functions
-in :mod:`ldpfair.metrics.fairness` offer the convention as an option.
+(makhlouf2024's ``precision_score`` returns 0), the function offers the
+convention as an option (``group_difference_metrics(ppv_zero_division=0.0)``).
 
 A missing group label (``NaN``, ``None``, ``pd.NA``) is refused with a
 ValueError: it is neither a group of its own nor part of "the rest".

@@ -25,7 +25,7 @@ from ...experiments.parameters import Param, boolean, choice, epsilons, integer,
 from ...experiments.parameters import seeds as seeds_param
 from ...experiments.union import GridUnion
 from ...ldp import PROTOCOLS
-from ...models import ARCOLEZI2023_LGBM
+from ...models import TUNED_LGBM
 from ..contract import Profile
 
 __all__ = [
@@ -60,9 +60,9 @@ SENSITIVE: dict[str, tuple[str, ...]] = {
 }
 #: The authors' tuned LightGBM hyperparameters per dataset.
 HYPERPARAMETERS: dict[str, dict[str, Any]] = {
-    "adult26k": ARCOLEZI2023_LGBM["adult"],
-    "acs_coverage": ARCOLEZI2023_LGBM["ACSCoverage"],
-    "lsac": ARCOLEZI2023_LGBM["LSAC"],
+    "adult26k": TUNED_LGBM["adult"],
+    "acs_coverage": TUNED_LGBM["ACSCoverage"],
+    "lsac": TUNED_LGBM["LSAC"],
 }
 EPSILONS: tuple[float, ...] = (0.25, 0.5, 1, 2, 4, 8, 10, 20, 50)
 SPLITS: tuple[str, ...] = ("uniform", "k_based")

@@ -194,9 +194,9 @@ def _gbm(seed: int) -> Any:
 
 
 def _scores_metrics(y: np.ndarray, pred: np.ndarray, a: np.ndarray) -> dict[str, float]:
-    from ...metrics import ghoukasian2025_metrics
+    from ...metrics import max_gap_metrics
 
-    m = ghoukasian2025_metrics(y, pred, sensitive_features=a)
+    m = max_gap_metrics(y, pred, sensitive_features=a)
     return {"acc": float(np.mean(y == pred)), "Delta_SP": m["Delta_SP"], "Delta_MEO": m["Delta_MEO"],
             "Delta_EO": m["Delta_EO"]}
 
@@ -312,7 +312,7 @@ def fairbalance_cell(dataset: str, groups: str, *, rng: np.random.Generator) -> 
 
     from ...interventions import fairbalance_weights
     from ...ldp import optimal_binary
-    from ...metrics import ghoukasian2025_metrics, max_gap_average_odds
+    from ...metrics import max_gap_average_odds, max_gap_metrics
 
     d = fairbalance_data(dataset, groups)
     y = d["y"]
@@ -337,7 +337,7 @@ def fairbalance_cell(dataset: str, groups: str, *, rng: np.random.Generator) -> 
         model = LogisticRegression(max_iter=100000).fit(x_train, y[train], sample_weight=weights)
         pred = model.predict(x_test).astype(np.int64)
         g = group[test]
-        m = ghoukasian2025_metrics(y[test], pred, sensitive_features=g)
+        m = max_gap_metrics(y[test], pred, sensitive_features=g)
         out[f"{method}__acc"] = float(np.mean(pred == y[test]))
         out[f"{method}__Delta_EO"] = m["Delta_EO"]
         out[f"{method}__Delta_MEO"] = m["Delta_MEO"]

@@ -25,7 +25,7 @@ from ...experiments import DatasetSpec, Grid, ModelSpec, PrivSpec, Sweep, holdou
 from ...experiments.parameters import Param, choice, epsilons, integer, n_jobs_param, names, real, seeds
 from ...identity import versioned
 from ...ldp import opt_factory
-from ...models import ARCOLEZI2023_LGBM
+from ...models import TUNED_LGBM
 from ..contract import Profile
 from .baselines import FB_DATASETS, TWO_STEP_EPSILONS, fairbalance_cell, fairprojection_cell, two_step_cell
 
@@ -57,7 +57,7 @@ LGBM_FIGURES: dict[str, dict[str, Any]] = {
 }
 #: The LDP mechanisms of Figs. 1-5 (plus the non-private baseline).
 LGBM_MECHANISMS: tuple[str, ...] = ("OPT", "GRR", "SS")
-_HYPER = {"adult26k": ARCOLEZI2023_LGBM["adult"], "lsac": ARCOLEZI2023_LGBM["LSAC"]}
+_HYPER = {"adult26k": TUNED_LGBM["adult"], "lsac": TUNED_LGBM["LSAC"]}
 #: For race x gender the two source columns are dropped from the features (else the
 #: privatised attribute is recoverable from them; the paper does not say).
 _EXCLUDE = {"race_gender": ("race", "gender")}
