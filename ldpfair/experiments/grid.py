@@ -310,7 +310,8 @@ class Evaluation:
         privatised values (needs ``apply_to="train+test"`` and a values or
         one-hot output).
     privileged : int
-        arcolezi2023's privileged group code.
+        The privileged group's code (compared with every other row, as in
+        arcolezi2023).
     metrics : callable, optional
         The metric bundle the task computes on the test rows:
         ``metrics(y_true, y_pred, *, sensitive_features, scores, labels, privileged)
