@@ -318,7 +318,8 @@ def select_blas_kernels() -> str | None:
 
     Floating-point linear algebra is not bit-identical across OpenBLAS's kernel sets
     (AVX2 vs AVX-512), and some committed results (hamman2023's noisy basis
-    pursuit, xu2019's eigenvalues) depend on the last bit. Selecting one kernel set
+    pursuit, xu2019's eigenvalues, the k-ary linear program of ghoukasian2025's
+    optimal mechanism) depend on the last bit. Selecting one kernel set
     makes "same seed, same numbers" hold across processors. Does nothing when
     ``OPENBLAS_CORETYPE`` is already set, when numpy is already imported (its
     OpenBLAS is loaded: the kernels can no longer change), when
