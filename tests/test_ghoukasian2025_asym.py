@@ -158,3 +158,36 @@ def test_judge_readings_reads_the_named_columns():
     assert out["d_acc@1_adult"] == pytest.approx(0.05)
     assert out["d_eod@4_adult"] == pytest.approx(-0.02)
     assert out["adult_held"] == "2/2"
+
+
+def test_asym_finding_names_every_reading_and_follows_the_summary():
+    import copy
+
+    from ldpfair.papers.ghoukasian2025.asym import ASYM_EXPLORATION, asym_finding
+
+    text = asym_finding()
+    assert all(v in text for values in ASYM_UNKNOWNS.values() for v in values)
+    assert f"{len(asym_readings('grid'))} combinations" in text
+    changed = copy.deepcopy(ASYM_EXPLORATION)
+    changed["base"]["adult"][8] = (0.5, 0.123, 0.6, 0.456)
+    other = asym_finding(changed)
+    assert "0.123" in other and "0.456" in other and "0.123" not in text
+
+
+@pytest.mark.data
+def test_explore_asym_rebuilds_the_committed_opt_splits():
+    from ldpfair.datasets import data_available
+    from ldpfair.papers import committed
+    from ldpfair.papers.ghoukasian2025.asym import explore_asym
+
+    if not data_available():
+        pytest.skip("data files not reachable (set LDPFAIR_DATA_DIR)")
+    fig6 = committed("ghoukasian2025", "fig6")
+    if fig6.empty:
+        pytest.skip("no committed fig6 results")
+    readings = asym_readings("oat")
+    ex = explore_asym(readings, datasets=("lsac",), epsilons=(2.0,), seeds=1)
+    assert len(ex) == len(readings) and set(ex["reading"]) == {r.label for r in readings}
+    ref = fig6.set_index(["dataset", "mechanism", "epsilon", "seed"]).loc[("lsac", "OPT", 2.0, 0), "acc"]
+    assert (ex["acc_mozannar"] == ref).all()  # same split, step 1 and step 2 as the committed run
+    assert ex["acc"].between(0, 1).all() and ex["Delta_EOd"].between(0, 1).all()
