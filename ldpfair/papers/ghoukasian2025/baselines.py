@@ -37,6 +37,7 @@ __all__ = [
     "TWO_STEP_EPSILONS",
     "FP_TOLERANCES",
     "two_step_data",
+    "two_step_split",
     "two_step_cell",
     "fairprojection_data",
     "fairprojection_cell",
@@ -116,6 +117,40 @@ def two_step_data(dataset: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return x, ds.y.astype(np.int64), ds.frame[attr].to_numpy().astype(np.int64)
 
 
+def two_step_split(dataset: str, mechanism: str, epsilon: float, *, rng: np.random.Generator
+                   ) -> dict[str, Any]:
+    """The data, split, privatised attributes and step-1 predictions of one Fig. 6 split.
+
+    What :func:`two_step_cell` (and the readings of the authors' OPT post-processor,
+    :mod:`ldpfair.papers.ghoukasian2025.asym`) post-process: the draws of ``rng`` are
+    the cell's, in the cell's order (split, S1/S2 halves, Z on S1, S2 and test, step 1's
+    randomised predictions on S2, then on the test rows).
+
+    Returns
+    -------
+    dict
+        ``x, y, a`` (all rows), ``train, s1, s2, test`` (row indices), ``p, q`` (the
+        mechanism), ``z1, z2, z_test``, ``step1`` (the fitted exponentiated gradient),
+        ``yhat2`` and ``yhat_test`` (its binary predictions on S2 and the test rows).
+    """
+    from ...interventions import ExponentiatedGradientEO
+
+    check_choice(mechanism, ("RR", "OPT"), "mechanism")
+    x, y, a = two_step_data(dataset)
+    train, test = _stratified_split(y, 0.25, rng)
+    s1_local, s2_local = _stratified_split(y[train], 0.5, rng)
+    s1, s2 = train[s1_local], train[s2_local]
+    p, q = _mechanism(mechanism, epsilon, a[train])
+    z1 = _privatise_binary(a[s1], p, q, rng)
+    z2 = _privatise_binary(a[s2], p, q, rng)
+    z_test = _privatise_binary(a[test], p, q, rng)
+    step1 = ExponentiatedGradientEO(eps=0.001, max_iter=50).fit(x[s1], y[s1], sensitive_features=z1)
+    yhat2 = step1.predict(x[s2], rng=rng)
+    yhat_test = step1.predict(x[test], rng=rng)
+    return {"x": x, "y": y, "a": a, "train": train, "s1": s1, "s2": s2, "test": test, "p": p, "q": q,
+            "z1": z1, "z2": z2, "z_test": z_test, "step1": step1, "yhat2": yhat2, "yhat_test": yhat_test}
+
+
 @versioned("355feca33267", name="ldpfair.papers.ghoukasian2025_baselines.two_step_cell")
 def two_step_cell(dataset: str, mechanism: str, epsilon: float, *, rng: np.random.Generator
                   ) -> dict[str, float]:
@@ -126,31 +161,21 @@ def two_step_cell(dataset: str, mechanism: str, epsilon: float, *, rng: np.rando
     ``Delta_EOd``; the paper's protocol) and with a privatised test attribute
     (``acc_private_test``, ``Delta_EOd_private_test``; what the authors' RR branch
     did), plus the step-1 classifier's (``acc_step1``, ``Delta_EOd_step1``) and
-    the mechanism ``p, q``.
+    the mechanism ``p, q``. The split and step 1 are :func:`two_step_split`'s.
     """
-    from ...interventions import ExponentiatedGradientEO, PrivateEqualizedOdds
+    from ...interventions import PrivateEqualizedOdds
     from ...interventions.private_postprocessing import equalized_odds_from_proba
 
-    check_choice(mechanism, ("RR", "OPT"), "mechanism")
-    x, y, a = two_step_data(dataset)
-    strata = y
-    train, test = _stratified_split(strata, 0.25, rng)
-    s1_local, s2_local = _stratified_split(y[train], 0.5, rng)
-    s1, s2 = train[s1_local], train[s2_local]
-    p, q = _mechanism(mechanism, epsilon, a[train])
-    z1 = _privatise_binary(a[s1], p, q, rng)
-    z2 = _privatise_binary(a[s2], p, q, rng)
-    z_test = _privatise_binary(a[test], p, q, rng)
-    step1 = ExponentiatedGradientEO(eps=0.001, max_iter=50).fit(x[s1], y[s1], sensitive_features=z1)
-    yhat2 = step1.predict(x[s2], rng=rng)
-    post = PrivateEqualizedOdds(p, q, alpha=1e-4).fit(yhat2, z2, y[s2])
-    yhat_test = step1.predict(x[test], rng=rng)
+    d = two_step_split(dataset, mechanism, epsilon, rng=rng)
+    y, a, s2, test, p, q = d["y"], d["a"], d["s2"], d["test"], d["p"], d["q"]
+    post = PrivateEqualizedOdds(p, q, alpha=1e-4).fit(d["yhat2"], d["z2"], y[s2])
+    yhat_test = d["yhat_test"]
     out: dict[str, float] = {"p": p, "q": q}
     m = equalized_odds_from_proba(post.predict_proba(yhat_test, a[test]), y[test], a[test])
     out.update(acc=m["acc"], Delta_EOd=m["Delta_EOd"])
-    m = equalized_odds_from_proba(post.predict_proba_private(yhat_test, z_test), y[test], a[test])
+    m = equalized_odds_from_proba(post.predict_proba_private(yhat_test, d["z_test"]), y[test], a[test])
     out.update(acc_private_test=m["acc"], Delta_EOd_private_test=m["Delta_EOd"])
-    m = equalized_odds_from_proba(step1.predict_proba(x[test])[:, 1], y[test], a[test])
+    m = equalized_odds_from_proba(d["step1"].predict_proba(d["x"][test])[:, 1], y[test], a[test])
     out.update(acc_step1=m["acc"], Delta_EOd_step1=m["Delta_EOd"])
     return out
 

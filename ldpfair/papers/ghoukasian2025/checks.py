@@ -312,13 +312,15 @@ _LABELS = {"fig6": "ghoukasian2025-fig6-adult", "fp": "ghoukasian2025-fairprojec
 
 
 def _fig6_cause(evidence: str) -> Cause:
+    from .asym import asym_finding
+
     return Cause("unexplained", "LSAC's statements hold; on Adult OPT is less accurate than RR at every "
                  f"epsilon and less fair from eps = 2 on ({evidence}). Tried: the true and the privatised "
                  "test attribute (Adult differs by < 0.003). The authors' OPT branch used another post-"
                  "processor (variables indexed by A, equalized-odds gaps bounded across Z, clipped beta, a "
-                 "corner fallback, predictions mixed with the posterior P(A | Z)); what is known of it does "
-                 "not fix its LP objective, the clipping bounds, the corner solution, the prior of that "
-                 "posterior or how the gaps across Z are de-biased, so it cannot be rebuilt as a reading.",
+                 "corner fallback, predictions mixed with the posterior P(A | Z)), whose LP objective, "
+                 "clipping bounds, corner solution, prior and de-biasing of the gaps are not known. "
+                 f"{asym_finding()}. No reading lands on the paper's statements of both datasets.",
                  _LABELS["fig6"])
 
 
