@@ -160,17 +160,22 @@ def test_judge_readings_reads_the_named_columns():
     assert out["adult_held"] == "2/2"
 
 
+def _summary(adult8: tuple[float, float, float, float]) -> dict:
+    base = {e: (0.8, 0.03, 0.81, 0.04) for e in (0.5, 1.0, 2.0, 4.0, 10.0)}
+    return {"readings": 72, "distinct": 16, "fallback_share": 0.0, "held": {"adult": "1/2", "lsac": "1/2"},
+            "failed": ["Adult: OPT Delta_EOd < RR at every eps >= 4"],
+            "eps_lower": {"adult": {"10": 40, "none": 32}, "lsac": {"2, 10": 72}},
+            "same_other_comparisons": True,
+            "base": {"adult": {**base, 8.0: adult8}, "lsac": base}}
+
+
 def test_asym_finding_names_every_reading_and_follows_the_summary():
-    import copy
+    from ldpfair.papers.ghoukasian2025.asym import asym_finding
 
-    from ldpfair.papers.ghoukasian2025.asym import ASYM_EXPLORATION, asym_finding
-
-    text = asym_finding()
+    text = asym_finding(_summary((0.8, 0.03, 0.81, 0.04)))
     assert all(v in text for values in ASYM_UNKNOWNS.values() for v in values)
-    assert f"{len(asym_readings('grid'))} combinations" in text
-    changed = copy.deepcopy(ASYM_EXPLORATION)
-    changed["base"]["adult"][8] = (0.5, 0.123, 0.6, 0.456)
-    other = asym_finding(changed)
+    assert "72 combinations" in text and "{10} in 40" in text and "never fired" in text
+    other = asym_finding(_summary((0.5, 0.123, 0.6, 0.456)))
     assert "0.123" in other and "0.456" in other and "0.123" not in text
 
 
@@ -191,3 +196,24 @@ def test_explore_asym_rebuilds_the_committed_opt_splits():
     ref = fig6.set_index(["dataset", "mechanism", "epsilon", "seed"]).loc[("lsac", "OPT", 2.0, 0), "acc"]
     assert (ex["acc_mozannar"] == ref).all()  # same split, step 1 and step 2 as the committed run
     assert ex["acc"].between(0, 1).all() and ex["Delta_EOd"].between(0, 1).all()
+
+
+@pytest.mark.data
+def test_committed_readings_summary_matches_the_committed_runs():
+    from ldpfair.datasets import data_available
+    from ldpfair.papers import committed
+    from ldpfair.papers.ghoukasian2025.asym import asym_exploration, explore_asym
+
+    if not data_available():
+        pytest.skip("data files not reachable (set LDPFAIR_DATA_DIR)")
+    fig6, cells = committed("ghoukasian2025", "fig6"), committed("ghoukasian2025", "fig6_asym")
+    if fig6.empty or cells.empty:
+        pytest.skip("no committed fig6 / fig6_asym results")
+    s = asym_exploration(cells, fig6)
+    assert s["readings"] == len(asym_readings("grid")) and 1 <= s["distinct"] <= s["readings"]
+    assert sum(s["eps_lower"]["adult"].values()) == s["readings"]
+    # a committed cell equals the same cell computed now (same split, same readings)
+    row = cells[(cells["dataset"] == "lsac") & (cells["epsilon"] == 8.0) & (cells["fig6_seed"] == 1)]
+    now = explore_asym(asym_readings("grid")[:3], datasets=("lsac",), epsilons=(8.0,), seeds=2)
+    now = now[now["seed"] == 1]
+    assert list(now["acc"]) == [row[f"acc_{i}"].iloc[0] for i in range(3)]

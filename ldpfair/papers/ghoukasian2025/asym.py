@@ -46,17 +46,20 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import asdict, dataclass, fields
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy.optimize import linprog
 
 from ..._validation import check_choice
+from ...identity import versioned
 from ...interventions import PrivateEqualizedOdds
 from ...interventions.private_postprocessing import equalized_odds_from_proba
 
-__all__ = ["ASYM_UNKNOWNS", "ASYM_EXPLORATION", "AsymReading", "AsymFit", "fit_asym", "asym_readings",
-           "asym_split_metrics", "explore_asym", "judge_readings", "asym_finding"]
+__all__ = ["ASYM_UNKNOWNS", "AsymReading", "AsymFit", "fit_asym", "asym_readings", "asym_split_metrics",
+           "asym_cell", "explored_from_cells", "explore_asym", "judge_readings", "asym_exploration",
+           "asym_finding"]
 
 #: The unknowns of the authors' ``_asym`` class and the values tried for each (first = base reading).
 ASYM_UNKNOWNS: dict[str, tuple[str, ...]] = {
@@ -231,40 +234,93 @@ def asym_split_metrics(split: dict, readings: list[AsymReading], alpha: float = 
     return out
 
 
-def explore_asym(readings: list[AsymReading], *, datasets: tuple[str, ...] = ("adult", "lsac"),
-                 epsilons: tuple[float, ...] | None = None, seeds: int = 20) -> pd.DataFrame:
-    """Every reading on the splits of the committed ``fig6`` OPT runs (same tasks, same generators).
+def _fig6_opt_generator(dataset: str, epsilon: float, seed: int) -> np.random.Generator:
+    """The generator of the committed ``fig6`` OPT task ``(dataset, epsilon, seed)``.
 
-    Each split is rebuilt with its task's generator (:func:`~.baselines.two_step_split`),
-    so step 1 is the committed run's; the column ``acc_mozannar`` (Mozannar et al.'s step
-    2 on the true attribute) equals the committed ``acc`` of that run.
+    A sweep task's generator depends only on its function's identity, its parameters and
+    its seed, so it is the same in every profile that declares the task.
+    """
+    from ...experiments import Sweep
+    from .baselines import two_step_cell
+
+    params = {"dataset": dataset, "mechanism": "OPT", "epsilon": float(epsilon)}
+    return Sweep(two_step_cell, [params], seeds=[int(seed)]).tasks()[0].rng()
+
+
+@versioned("1", name="ldpfair.papers.ghoukasian2025.asym.asym_cell")
+def asym_cell(dataset: str, epsilon: float, fig6_seed: int, *, rng: np.random.Generator) -> dict[str, float]:
+    """Every reading of :func:`asym_readings` ``("grid")`` on one split of the committed Fig. 6 OPT runs.
+
+    The split, the privatisation and step 1 are those of the ``fig6`` OPT task
+    ``(dataset, epsilon, fig6_seed)``, rebuilt with that task's generator
+    (``rng``, the sweep's own, is not used), so the readings are paired with the
+    committed runs.
+
+    Returns
+    -------
+    dict
+        ``acc_mozannar`` (Mozannar et al.'s step 2 on the true attribute: the committed
+        run's ``acc``) and, for the ``i``-th reading, ``acc_i`` and ``eod_i`` (mixing
+        with the posterior of ``Z_test``), ``acc_true_i`` and ``eod_true_i`` (``t`` on
+        the true test attribute) and ``fallback_i``.
+    """
+    from .baselines import two_step_split
+
+    generator = _fig6_opt_generator(dataset, epsilon, fig6_seed)
+    split = two_step_split(dataset, "OPT", float(epsilon), rng=generator)
+    pe = PrivateEqualizedOdds(split["p"], split["q"], alpha=1e-4).fit(
+        split["yhat2"], split["z2"], split["y"][split["s2"]])
+    test = split["test"]
+    yt, at = split["y"][test], split["a"][test]
+    out = {"acc_mozannar": equalized_odds_from_proba(pe.predict_proba(split["yhat_test"], at), yt, at)["acc"]}
+    for i, row in enumerate(asym_split_metrics(split, asym_readings("grid"))):
+        out.update({f"acc_{i}": row["acc"], f"eod_{i}": row["Delta_EOd"], f"acc_true_{i}": row["acc_true_a"],
+                    f"eod_true_{i}": row["Delta_EOd_true_a"], f"fallback_{i}": row["fallback_used"]})
+    return out
+
+
+def explored_from_cells(cells: pd.DataFrame) -> pd.DataFrame:
+    """:func:`asym_cell` rows (one per split) as one row per (split, reading).
 
     Returns
     -------
     DataFrame
-        One row per (dataset, epsilon, seed, reading), ``mechanism = "OPT"``.
+        ``dataset, mechanism ("OPT"), epsilon, seed`` (the Fig. 6 seed), ``acc_mozannar``,
+        ``reading`` and its unknowns, ``acc, Delta_EOd, acc_true_a, Delta_EOd_true_a,
+        fallback_used``.
     """
-    from .baselines import two_step_split
-    from .experiments import build_baselines
+    readings = asym_readings("grid")
+    parts = []
+    for i, r in enumerate(readings):
+        part = pd.DataFrame({
+            "dataset": cells["dataset"].to_numpy(), "mechanism": "OPT",
+            "epsilon": cells["epsilon"].to_numpy(),
+            "seed": cells["fig6_seed"].to_numpy(), "acc_mozannar": cells["acc_mozannar"].to_numpy(),
+            "reading": r.label, **{k: v for k, v in asdict(r).items()},
+            "acc": cells[f"acc_{i}"].to_numpy(), "Delta_EOd": cells[f"eod_{i}"].to_numpy(),
+            "acc_true_a": cells[f"acc_true_{i}"].to_numpy(),
+            "Delta_EOd_true_a": cells[f"eod_true_{i}"].to_numpy(),
+            "fallback_used": cells[f"fallback_{i}"].to_numpy()})
+        parts.append(part)
+    return pd.concat(parts, ignore_index=True)
 
-    sweep = build_baselines("paper", seeds=seeds)["fig6"]
-    rows = []
-    for task in sweep.tasks():
-        prm = task.params
-        if prm["mechanism"] != "OPT" or prm["dataset"] not in datasets:
-            continue
-        if epsilons is not None and prm["epsilon"] not in epsilons:
-            continue
-        split = two_step_split(prm["dataset"], "OPT", prm["epsilon"], rng=task.rng())
-        pe = PrivateEqualizedOdds(split["p"], split["q"], alpha=1e-4).fit(
-            split["yhat2"], split["z2"], split["y"][split["s2"]])
-        test = split["test"]
-        moz = equalized_odds_from_proba(pe.predict_proba(split["yhat_test"], split["a"][test]),
-                                        split["y"][test], split["a"][test])
-        for row in asym_split_metrics(split, readings):
-            rows.append({"dataset": prm["dataset"], "mechanism": "OPT", "epsilon": prm["epsilon"],
-                         "seed": task.seed, "acc_mozannar": moz["acc"], **row})
-    return pd.DataFrame(rows)
+
+def explore_asym(readings: list[AsymReading], *, datasets: tuple[str, ...] = ("adult", "lsac"),
+                 epsilons: tuple[float, ...] | None = None, seeds: int = 20) -> pd.DataFrame:
+    """:func:`asym_cell` on the committed Fig. 6 OPT splits, computed here (not read), for ``readings``.
+
+    Returns
+    -------
+    DataFrame
+        As :func:`explored_from_cells`, restricted to ``readings``.
+    """
+    from .baselines import TWO_STEP_EPSILONS
+
+    cells = [{"dataset": ds, "epsilon": float(e), "fig6_seed": s,
+              **asym_cell(ds, float(e), s, rng=np.random.default_rng(0))}
+             for ds in datasets for e in (epsilons or TWO_STEP_EPSILONS) for s in range(seeds)]
+    out = explored_from_cells(pd.DataFrame(cells))
+    return out[out["reading"].isin({r.label for r in readings})].reset_index(drop=True)
 
 
 def judge_readings(explored: pd.DataFrame, rr: pd.DataFrame, *,
@@ -309,6 +365,7 @@ def judge_readings(explored: pd.DataFrame, rr: pd.DataFrame, *,
             held = [v for k, v in checks.items() if k.lower().startswith(ds)]
             row[f"{ds}_held"] = f"{sum(held)}/{len(held)}"
         row["all_held"] = bool(checks) and all(checks.values())
+        row.update({f"check: {k}": bool(v) for k, v in checks.items()})
         row["fallback_share"] = float(part["fallback_used"].mean())
         mean = part.groupby(["dataset", "epsilon"])[["acc", "Delta_EOd"]].mean()
         for (ds, eps), v in mean.iterrows():
@@ -318,54 +375,95 @@ def judge_readings(explored: pd.DataFrame, rr: pd.DataFrame, *,
     return pd.DataFrame(out)
 
 
-#: What ``judge_readings(explore_asym(asym_readings("grid"), seeds=20), committed fig6)`` gave
-#: (recorded; rerun those two calls to recompute it, about 3 CPU minutes): every one of the
-#: 72 readings (16 distinct outcomes: the fallback never fired, the beta clip does not enter
-#: the gaps across Z) holds the same statements of :func:`~.checks.two_step_checks`;
-#: ``base`` holds the base reading's mean (acc, Delta_EOd) of OPT and of the committed RR
-#: runs per epsilon, and ``eps_lower`` the epsilons where a reading's OPT Delta_EOd is below RR's.
-#: The verdicts are the same with ``rr_columns`` = the authors' RR branch (privatised test
-#: attribute) and with ``opt_columns`` = ``t`` on the true test attribute.
-ASYM_EXPLORATION: dict = {
-    "readings": 72, "distinct": 16, "fallback_share": 0.0,
-    "held": {"adult": "1/2", "lsac": "1/2"},
-    "failed": {"adult": "OPT Delta_EOd < RR at every eps >= 4",
-               "lsac": "OPT Delta_EOd < RR at most eps"},
-    "eps_lower": {"adult_ge4": "{10} (10 distinct outcomes) or at none (6)", "lsac": "{2, 10}"},
-    "base": {
-        "adult": {0.5: (0.8104, 0.0528, 0.7720, 0.0450), 1: (0.8140, 0.0436, 0.7918, 0.0536),
-                  2: (0.8044, 0.0343, 0.8052, 0.0409), 4: (0.8077, 0.0345, 0.8094, 0.0275),
-                  8: (0.8084, 0.0373, 0.8118, 0.0263), 10: (0.8071, 0.0341, 0.8087, 0.0343)},
-        "lsac": {0.5: (0.9493, 0.0008, 0.9493, 0.0001), 1: (0.9494, 0.0059, 0.9492, 0.0043),
-                 2: (0.9492, 0.0025, 0.9494, 0.0068), 4: (0.9494, 0.0074, 0.9492, 0.0048),
-                 8: (0.9494, 0.0061, 0.9492, 0.0043), 10: (0.9494, 0.0038, 0.9494, 0.0062)},
-    },
-}
+def asym_exploration(cells: pd.DataFrame, fig6: pd.DataFrame) -> dict[str, Any]:
+    """What the readings give on the committed splits: the summary :func:`asym_finding` states.
+
+    Parameters
+    ----------
+    cells : DataFrame
+        The committed ``fig6_asym`` rows (:func:`asym_cell`).
+    fig6 : DataFrame
+        The committed ``fig6`` rows (the RR runs the readings are judged against).
+
+    Returns
+    -------
+    dict
+        ``readings`` and ``distinct`` (readings with different numbers), ``fallback_share``,
+        ``held`` (per dataset, the statements held, as ``k/n`` or a range), ``failed`` (the
+        statements no reading holds), ``eps_lower`` (per dataset, the epsilons where OPT's
+        ``Delta_EOd`` is below RR's, with the number of readings: Adult at eps >= 4),
+        ``same_other_comparisons`` (the same statements held against the authors' RR branch
+        and with ``t`` on the true attribute) and ``base`` (the base reading's mean
+        ``(acc, Delta_EOd)`` of OPT and RR per dataset and epsilon).
+    """
+    explored = explored_from_cells(cells)
+    judged = judge_readings(explored, fig6)
+    checks = [c for c in judged.columns if c.startswith("check: ")]
+    other = [judge_readings(explored, fig6, rr_columns=("acc_private_test", "Delta_EOd_private_test")),
+             judge_readings(explored, fig6, opt_columns=("acc_true_a", "Delta_EOd_true_a"))]
+    same = all(o[checks].equals(judged[checks]) for o in other)
+    vectors = explored.groupby("reading", sort=False)[["acc", "Delta_EOd"]].agg(tuple)
+    lower: dict[str, dict[str, int]] = {}
+    for ds, at_least in (("adult", 4.0), ("lsac", 0.0)):
+        cols = [c for c in judged.columns if c.startswith("d_eod@") and c.endswith(f"_{ds}")
+                and float(c[6:].split("_")[0]) >= at_least]
+        below = judged[cols].to_numpy() < 0
+        names = [c[6:].split("_")[0] for c in cols]
+        sets = pd.Series([", ".join(n for n, b in zip(names, row, strict=True) if b) or "none"
+                          for row in below])
+        lower[ds] = {str(k): int(v) for k, v in sets.value_counts().items()}
+    base_label = AsymReading().label
+    rr = fig6[fig6["mechanism"] == "RR"].groupby(["dataset", "epsilon"])[["acc", "Delta_EOd"]].mean()
+    opt = (explored[explored["reading"] == base_label]
+           .groupby(["dataset", "epsilon"])[["acc", "Delta_EOd"]].mean())
+    base = {ds: {float(e): (float(opt.at[(ds, e), "acc"]), float(opt.at[(ds, e), "Delta_EOd"]),
+                            float(rr.at[(ds, e), "acc"]), float(rr.at[(ds, e), "Delta_EOd"]))
+                 for e in opt.loc[ds].index}
+            for ds in opt.index.get_level_values(0).unique()}
+
+    def span(v: pd.Series) -> str:
+        return v.iloc[0] if v.nunique() == 1 else f"{v.min()} to {v.max()}"
+
+    return {"readings": len(judged), "distinct": int(vectors.astype(str).agg("|".join, axis=1).nunique()),
+            "fallback_share": float(explored["fallback_used"].mean()),
+            "held": {ds: span(judged[f"{ds}_held"]) for ds in ("adult", "lsac")},
+            "failed": [c.removeprefix("check: ") for c in checks if not judged[c].any()],
+            "eps_lower": lower, "same_other_comparisons": bool(same), "base": base}
 
 
-def asym_finding(summary: dict | None = None) -> str:
-    """One paragraph: the readings of ``_asym`` tried and what they give (:data:`ASYM_EXPLORATION`)."""
-    s = ASYM_EXPLORATION if summary is None else summary
+def asym_finding(summary: dict[str, Any]) -> str:
+    """One paragraph: the readings of ``_asym`` tried and what they give (:func:`asym_exploration`)."""
+    s = summary
     tried = "; ".join(f"{k} in {{{', '.join(v)}}}" for k, v in ASYM_UNKNOWNS.items())
-    ad, ls = s["base"]["adult"], s["base"]["lsac"]
+    ad, ls = s["base"].get("adult", {}), s["base"].get("lsac", {})
 
     def pair(d: dict, eps: tuple[float, ...], i: int) -> str:
+        eps = tuple(e for e in eps if e in d)
         opt = "/".join(f"{d[e][i]:.3f}" for e in eps)
         return opt + " vs RR " + "/".join(f"{d[e][i + 2]:.3f}" for e in eps)
 
-    held, failed, lower = s["held"], s["failed"], s["eps_lower"]
+    def lower(ds: str) -> str:
+        return "; ".join(("none" if k == "none" else f"{{{k}}}") + f" in {n}"
+                         for k, n in s["eps_lower"].get(ds, {}).items())
+
+    fallback = ("the corner fallback never fired" if s["fallback_share"] == 0
+                else f"the corner fallback fired in {s['fallback_share']:.1%} of the fits")
+    failed = "; ".join(f"'{f}'" for f in s["failed"]) or "none"
     parts = [
-        f"Rebuilt as readings ({tried}; {s['readings']} combinations, {s['distinct']} distinct outcomes, "
-        "the corner fallback never fired): every reading holds Adult "
-        f"{held['adult']} and LSAC {held['lsac']} of the statements",
-        f"it fails Adult's '{failed['adult']}' (OPT lower only at eps in {lower['adult_ge4']}) and "
-        f"LSAC's '{failed['lsac']}' (OPT lower at eps in {lower['lsac']})",
-        "the same verdicts against the authors' RR branch (privatised test attribute) and with t "
-        "applied to the true test attribute. The base reading (error objective, beta clipped into "
-        "[0, 1], base-rate fallback, training prior, de-biased gaps) makes OPT more accurate than RR "
-        f"on Adult at small eps and as accurate at large eps (accuracy at eps = 0.5/1: "
-        f"{pair(ad, (0.5, 1), 0)}; at 4/8/10: {pair(ad, (4, 8, 10), 0)}) but not fairer "
-        f"(Delta_EOd at eps = 4/8/10: {pair(ad, (4, 8, 10), 1)})",
-        f"on LSAC, Delta_EOd at 0.5/.../10: {pair(ls, (0.5, 1, 2, 4, 8, 10), 1)}",
+        f"Rebuilt as readings ({tried}; {s['readings']} combinations, {s['distinct']} with different "
+        f"numbers, {fallback}) on the committed splits: the readings hold Adult {s['held']['adult']} and "
+        f"LSAC {s['held']['lsac']} of the statements; no reading holds {failed} (epsilons where OPT's "
+        f"Delta_EOd is below RR's, with the number of readings: Adult, eps >= 4: {lower('adult')}; "
+        f"LSAC: {lower('lsac')})",
+        ("the same statements hold" if s["same_other_comparisons"] else "other statements hold")
+        + " against the authors' RR branch (privatised test attribute) and with t applied to the true "
+        "test attribute",
     ]
+    if ad:
+        parts.append("the base reading (error objective, beta clipped into [0, 1], base-rate fallback, "
+                     "training prior, de-biased gaps) gives on Adult accuracy at eps = 0.5/1 "
+                     f"{pair(ad, (0.5, 1.0), 0)} and at 4/8/10 {pair(ad, (4.0, 8.0, 10.0), 0)}, Delta_EOd "
+                     f"at eps = 4/8/10 {pair(ad, (4.0, 8.0, 10.0), 1)}")
+    if ls:
+        parts.append(f"on LSAC Delta_EOd at every eps {pair(ls, tuple(sorted(ls)), 1)}")
     return "; ".join(parts)

@@ -212,8 +212,12 @@ def claims(
     theorem2: pd.DataFrame | None = None,
     lemma1: pd.DataFrame | None = None,
     variants: dict[str, pd.DataFrame] | None = None,
+    fig6_asym: pd.DataFrame | None = None,
 ) -> list[Claim]:
     """The paper's claims checked on our results (verdicts computed from the checks).
+
+    ``fig6_asym``: the readings of the authors' Fig. 6 post-processor
+    (:func:`~ldpfair.papers.ghoukasian2025.asym.asym_cell`), stated in V-B's cause.
 
     Claims that are not reproduced carry their :class:`~ldpfair.verdicts.Cause`
     (``variants``: the committed OPT runs at other zetas,
@@ -269,7 +273,7 @@ def claims(
     out.append(Claim("V-B", "OPT can replace RR in Mozannar et al.'s two-step method: on LSAC similar "
                      "accuracy and smaller Delta_EOd at most epsilon; on Adult lower Delta_EOd at larger "
                      "epsilon and higher accuracy at smaller epsilon (Fig. 6).", e, c,
-                     cause=cause_if(c, _fig6_cause(e))))
+                     cause=cause_if(c, _fig6_cause(e, readings_text(fig6_asym, fig6)))))
     e, c = table1_checks(table1_long, "binding")
     e_auth, _ = table1_checks(table1_long, "authors")
     if c:
@@ -311,16 +315,24 @@ _LABELS = {"fig6": "ghoukasian2025-fig6-adult", "fp": "ghoukasian2025-fairprojec
            "t2": "ghoukasian2025-table2", "va": "ghoukasian2025-va-numbers"}
 
 
-def _fig6_cause(evidence: str) -> Cause:
-    from .asym import asym_finding
+def readings_text(fig6_asym: pd.DataFrame | None, fig6: pd.DataFrame) -> str:
+    """What the readings of the authors' post-processor give (:func:`.asym.asym_finding`)."""
+    from .asym import asym_exploration, asym_finding
 
+    if fig6_asym is None or fig6_asym.empty or fig6.empty:
+        return "Its readings (experiment fig6_asym) are not in these results"
+    return asym_finding(asym_exploration(fig6_asym, fig6))
+
+
+def _fig6_cause(evidence: str, readings: str) -> Cause:
+    """The Fig. 6 cause from :func:`two_step_checks`'s ``evidence`` and :func:`readings_text`."""
     return Cause("unexplained", "LSAC's statements hold; on Adult OPT is less accurate than RR at every "
                  f"epsilon and less fair from eps = 2 on ({evidence}). Tried: the true and the privatised "
                  "test attribute (Adult differs by < 0.003). The authors' OPT branch used another post-"
                  "processor (variables indexed by A, equalized-odds gaps bounded across Z, clipped beta, a "
                  "corner fallback, predictions mixed with the posterior P(A | Z)), whose LP objective, "
                  "clipping bounds, corner solution, prior and de-biasing of the gaps are not known. "
-                 f"{asym_finding()}. No reading lands on the paper's statements of both datasets.",
+                 f"{readings}. No reading lands on the paper's statements of both datasets.",
                  _LABELS["fig6"])
 
 
@@ -381,7 +393,8 @@ def scoreboard() -> pd.DataFrame:
     ev, checks = two_step_checks(fig6)
     cov = fig6.attrs.get("coverage", {})
     rows.append(score_item("Figure 6", "fig-ghoukasian2025-6", trends=checks, present=cov.get("present"),
-                           total=cov.get("total"), cause=_fig6_cause(ev),
+                           total=cov.get("total"),
+                           cause=_fig6_cause(ev, readings_text(committed(_NAME, "fig6_asym"), fig6)),
                            evidence=f"no published numbers; the paper's statements: {ev}"))
     if t1_long.empty:
         rows.append(score_item("Table I", "ghoukasian2025-table1", present=0))
@@ -421,4 +434,5 @@ def committed_claims() -> list[Claim]:
     if not any(len(df) for df in lgbm.values()) and fig6.empty and t1_long.empty and t2_long.empty:
         return []
     thm2, lem = theory_checks()
-    return claims(lgbm, fig6, t1_long, t2_long, theorem2=thm2, lemma1=lem, variants=_committed_variants())
+    return claims(lgbm, fig6, t1_long, t2_long, theorem2=thm2, lemma1=lem, variants=_committed_variants(),
+                  fig6_asym=committed(_NAME, "fig6_asym"))

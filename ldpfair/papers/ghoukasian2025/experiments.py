@@ -27,6 +27,7 @@ from ...identity import versioned
 from ...ldp import opt_factory
 from ...models import TUNED_LGBM
 from ..contract import Profile
+from .asym import asym_cell
 from .baselines import FB_DATASETS, TWO_STEP_EPSILONS, fairbalance_cell, fairprojection_cell, two_step_cell
 
 __all__ = [
@@ -151,7 +152,11 @@ def _baselines(profile: Profile) -> dict[str, Sweep]:
     if "german" in d["t2_datasets"]:
         t2_params.append({"dataset": "german", "groups": "paper"})
     t2 = Sweep(fairbalance_cell, t2_params, seeds=_count(profile, "t2"), name="ghoukasian2025-table2")
-    return {"fig6": fig6, "table1": t1, "table2": t2}
+    asym = Sweep(asym_cell, [{"dataset": ds, "epsilon": float(e), "fig6_seed": s}
+                             for ds in d["fig6_datasets"] for e in d["fig6_eps"]
+                             for s in range(_count(profile, "fig6"))],
+                 seeds=[0], name="ghoukasian2025-fig6-asym")
+    return {"fig6": fig6, "fig6_asym": asym, "table1": t1, "table2": t2}
 
 
 @versioned("764b75ebce76", name="ldpfair.papers.ghoukasian2025.opt_factory_grr_utility")
