@@ -239,58 +239,51 @@ def compare_runs(ours: pd.DataFrame, theirs: pd.DataFrame, on: str | Sequence[st
     if theirs.empty:
         return pd.DataFrame(columns=[*on, *_LONG])
     cells = theirs[on].drop_duplicates().reset_index(drop=True)
+    t_vals = theirs[metrics].to_numpy(dtype=float)
+    o_vals = ours[metrics].to_numpy(dtype=float) if len(ours) else np.empty((0, len(metrics)))
+    runs = ours[on] if len(ours) else theirs[on].iloc[:0]
     if pair_on is not None and len(ours):  # the runs of both sides on the same seed
         keys = [*on, pair_on]
         o_cols, t_cols = [f"\0o{i}" for i in metrics], [f"\0t{i}" for i in metrics]
         j = ours[[*keys, *metrics]].set_axis([*keys, *o_cols], axis=1).merge(
             theirs[[*keys, *metrics]].set_axis([*keys, *t_cols], axis=1), on=keys)
-        runs, vals, other = j[on], j[o_cols].to_numpy(dtype=float), j[t_cols].to_numpy(dtype=float)
-    else:
-        runs, vals, other = ours[on], ours[metrics].to_numpy(dtype=float) if len(ours) else None, None
+        runs, o_vals, j_vals = j[on], j[o_cols].to_numpy(dtype=float), j[t_cols].to_numpy(dtype=float)
     # Each cell's number in the sorted order of the cells (``groupby(on, dropna=False)``'s
-    # order): grouping a metric's runs by it is grouping them by ``on``, at a fraction of the cost.
-    code = pd.concat([cells, theirs[on], runs], ignore_index=True).groupby(
-        on, dropna=False).ngroup().to_numpy()
-    cell_code, t_code, o_code = np.split(code, [len(cells), len(cells) + len(theirs)])
-    t_vals = theirs[metrics].to_numpy(dtype=float)
-    shape = (len(cells), len(metrics))
-    paper, ours_mean, diff, n = (np.full(shape, np.nan) for _ in range(4))
-    se2, dof = np.full(shape, np.nan), np.full(shape, np.nan)
-    for i in range(len(metrics)):
-        # every statistic exactly as pandas groups one metric's kept runs by ``on``
-        paper[:, i] = _grouped(t_vals[:, i], t_code).mean().reindex(cell_code).to_numpy()
-        if vals is None:
-            continue
-        if other is not None:
-            a, b = vals[:, i], other[:, i]
-            keep = np.isfinite(a) & np.isfinite(b)
-            g, gd = _grouped(a[keep], o_code[keep]), _grouped(a[keep] - b[keep], o_code[keep])
-            st = pd.DataFrame({"ours": g.mean(), "diff": gd.mean(), "sd": gd.std(ddof=1), "n": gd.size()})
-            st = st.reindex(cell_code)
-            se2[:, i] = st["sd"] ** 2 / st["n"]
-            dof[:, i] = st["n"] - 1.0
+    # order): grouping runs by it is grouping them by ``on``, at a fraction of the cost.
+    code = pd.concat([cells, theirs[on], runs], ignore_index=True).groupby(on, dropna=False).ngroup()
+    cell_code, t_code, o_code = np.split(code.to_numpy(), [len(cells), len(cells) + len(theirs)])
+    paper = _group_means(t_vals, t_code, cell_code)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if pair_on is not None:
+            keep = np.isfinite(o_vals) & np.isfinite(j_vals) if len(ours) else np.isfinite(o_vals)
+            d = np.where(keep, o_vals - j_vals, np.nan) if len(ours) else o_vals
+            n = _group_stat(d, o_code, cell_code, "count")
+            ours_mean = _group_means(o_vals, o_code, cell_code, keep)
+            diff = _group_means(d, o_code, cell_code, keep)
+            se2 = _group_stat(d, o_code, cell_code, "std") ** 2 / n
+            dof = n - 1.0
         else:
-            a, b = vals[:, i], t_vals[:, i]
-            ko, kt = np.isfinite(a), np.isfinite(b)
-            go, gt = _grouped(a[ko], o_code[ko]), _grouped(b[kt], t_code[kt])
-            st = pd.DataFrame({"ours": go.mean(), "v1": go.var(ddof=1) / go.size(), "n": go.size()})
-            st = st.join(pd.DataFrame({"tm": gt.mean(), "v2": gt.var(ddof=1) / gt.size(),
-                                       "n2": gt.size()}), how="inner").reindex(cell_code)
-            st["diff"] = st["ours"] - st["tm"]
-            v1, v2 = st["v1"].fillna(0.0), st["v2"].fillna(0.0)
-            se2[:, i] = v1 + v2
-            with np.errstate(invalid="ignore", divide="ignore"):
-                dof[:, i] = se2[:, i] ** 2 / (v1**2 / (st["n"] - 1).clip(lower=1)
-                                              + v2**2 / (st["n2"] - 1).clip(lower=1))
-        ours_mean[:, i], diff[:, i], n[:, i] = st["ours"], st["diff"], st["n"]
-    q = stats.t.ppf(0.5 + level / 2.0, np.maximum(np.where(np.isnan(dof), 1.0, dof), 1.0).ravel())
-    with np.errstate(invalid="ignore"):
-        half = np.where(n > 1, q.reshape(shape) * np.sqrt(np.where(np.isnan(se2), 0.0, se2)), 0.0)
-    half[np.isnan(n)] = np.nan  # a cell we lack
+            ko, kt = np.isfinite(o_vals), np.isfinite(t_vals)
+            o_fin, t_fin = np.where(ko, o_vals, np.nan), np.where(kt, t_vals, np.nan)
+            n = _group_stat(o_fin, o_code, cell_code, "count")
+            n2 = _group_stat(t_fin, t_code, cell_code, "count")
+            n[~(n2 > 0)] = np.nan  # a cell compared only where both sides have runs
+            ours_mean = _group_means(o_vals, o_code, cell_code, ko)
+            diff = ours_mean - _group_means(t_vals, t_code, cell_code, kt)
+            v1 = _group_stat(o_fin, o_code, cell_code, "var") / n
+            v2 = _group_stat(t_fin, t_code, cell_code, "var") / n2
+            v1, v2 = np.where(np.isnan(v1), 0.0, v1), np.where(np.isnan(v2), 0.0, v2)
+            se2 = v1 + v2
+            dof = se2**2 / (v1**2 / np.maximum(n - 1, 1) + v2**2 / np.maximum(n2 - 1, 1))
+        absent = ~(n > 0)
+        q = stats.t.ppf(0.5 + level / 2.0, np.maximum(np.where(np.isnan(dof), 1.0, dof), 1.0).ravel())
+        half = np.where(n > 1, q.reshape(n.shape) * np.sqrt(np.where(np.isnan(se2), 0.0, se2)), 0.0)
+    for arr in (ours_mean, diff, half):
+        arr[absent] = np.nan  # a cell we lack
     nc = len(cells)
     out = cells.iloc[np.tile(np.arange(nc), len(metrics))].reset_index(drop=True)
     out["metric"] = [m for m in metrics for _ in range(nc)]
-    count = np.where(np.isnan(n), 0, n).astype(int).ravel(order="F")
+    count = np.where(absent, 0, n).astype(int).ravel(order="F")
     diff_flat, half_flat = diff.ravel(order="F"), half.ravel(order="F")
     out["ours"], out["paper"], out["diff"] = ours_mean.ravel(order="F"), paper.ravel(order="F"), diff_flat
     out["halfwidth"], out["precision"], out["n"] = half_flat, 0.0, count
@@ -299,9 +292,29 @@ def compare_runs(ours: pd.DataFrame, theirs: pd.DataFrame, on: str | Sequence[st
     return out[[*on, *_LONG]]
 
 
-def _grouped(values: np.ndarray, code: np.ndarray) -> Any:
-    """``values`` grouped by the integer cell numbers ``code`` (a pandas SeriesGroupBy)."""
-    return pd.Series(values).groupby(code)
+def _group_means(values: np.ndarray, code: np.ndarray, cells: np.ndarray,
+                 keep: np.ndarray | None = None) -> np.ndarray:
+    """Per cell (rows) and metric (columns): the mean of the kept runs, NaN without any.
+
+    One metric at a time, as pandas groups that metric's kept runs: its grouped mean
+    takes a faster path when a column has no NaN, so the metrics are not grouped together.
+    """
+    out = np.full((len(cells), values.shape[1]), np.nan)
+    for i in range(values.shape[1]):
+        k = slice(None) if keep is None else keep[:, i]
+        out[:, i] = pd.Series(values[k, i]).groupby(code[k]).mean().reindex(cells).to_numpy()
+    return out
+
+
+def _group_stat(values: np.ndarray, code: np.ndarray, cells: np.ndarray, how: str) -> np.ndarray:
+    """Per cell and metric: ``count``, ``var`` or ``std`` (``ddof=1``) of the non-NaN runs, NaN without any.
+
+    Every metric at once: pandas' grouped variance (Welford's update) and count skip NaN
+    value by value, so each column equals the statistic of that metric's kept runs alone.
+    """
+    g = pd.DataFrame(values).groupby(code)
+    stat = g.count() if how == "count" else getattr(g, how)(ddof=1)
+    return stat.reindex(cells).to_numpy(dtype=float, copy=True)
 
 
 def compare_published(ours: pd.DataFrame, published: pd.DataFrame, by: str | Sequence[str],
