@@ -284,8 +284,11 @@ def check_results_file(path: str | os.PathLike[str], *, require_key: bool = True
 
 #: Parsed results files by (path, sha256, require_key): the checksum is recomputed on every
 #: read, so a changed file is parsed (and checked) again; unchanged bytes are parsed once.
+#: At most _PARSED_MAX files, least recently read dropped first: more than the committed files
+#: (73, about 140 MB parsed), since the scoreboard page reads its 56 files twice in the same
+#: order (a smaller memo dropped each one just before it was read again).
 _PARSED: OrderedDict[tuple[str, str, bool], pd.DataFrame] = OrderedDict()
-_PARSED_MAX = 48
+_PARSED_MAX = 96
 
 
 def stamp_results(path: str | os.PathLike[str]) -> dict[str, Any]:
