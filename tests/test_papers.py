@@ -61,6 +61,24 @@ def test_status_and_verify_with_committed_results(fake_paper, capsys):
     assert all("column x: committed" in p for p in table.attrs["problems"])
 
 
+def test_a_second_read_of_the_same_results_is_a_copy_the_caller_may_change(fake_paper):
+    from ldpfair.experiments import load_results
+
+    sweep, root = fake_paper
+    path = root / FAKE / "draws"
+    ex.save_results(ex.run(sweep, progress=False), path, grid=sweep)
+    first, cov = load_results(sweep, path)
+    first["x"] = -1.0  # what a caller does with its frame does not reach the next reader
+    first.attrs["unknown_keys"].append("k")
+    cov["present"] = 0
+    again, cov2 = load_results(sweep, path)
+    assert cov2 == {"present": 4, "total": 4} and again.attrs["coverage"] is cov2
+    assert again.attrs["unknown_keys"] == [] and (again["x"] > 0).all()
+    pd.testing.assert_frame_equal(again.drop(columns="x"), first.drop(columns="x"))
+    ex.save_results(ex.run(sweep, progress=False).iloc[:3], path, grid=sweep)  # new bytes: read anew
+    assert load_results(sweep, path)[1] == {"present": 3, "total": 4}
+
+
 # -- task identity: refactors keep the committed results' keys -------------------------------------
 
 
