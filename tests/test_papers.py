@@ -92,10 +92,14 @@ def test_every_paper_callable_is_pinned(monkeypatch):
     monkeypatch.setattr(identity, "_source_digest", no_source)
     n = 0
     for _, _, grid, _ in papers.declared("paper"):
+        assert grid.describe()  # every part's identity afresh: a grid builds its tasks and keys once
         for task in grid.tasks()[:: max(1, len(grid) // 50)]:
             assert task.key
             n += 1
     assert n > 500
+    unpinned = ex.Grid(datasets="adult26k", models=ex.ModelSpec(lambda: None), seeds=1)
+    with pytest.raises(AssertionError, match="keyed by its source hash"):
+        unpinned.describe()
 
 
 def test_committed_keys_are_the_declared_keys():

@@ -193,8 +193,9 @@ class PaperSpec:
         """The experiments (name -> Grid or Sweep) of ``profile`` with ``overrides``.
 
         A declared profile as is (no override, or only ``None`` ones) is declared once
-        per process: later calls return a new dict of the same (frozen) experiment
-        objects. Overrides declare afresh.
+        per process: later calls return a new dict of the same experiment objects
+        (Grid and GridUnion are frozen; nothing changes a Sweep after it is made).
+        Overrides declare afresh.
         """
         prof = self.profile(profile, **overrides)
         if prof is not self.profiles[profile]:
