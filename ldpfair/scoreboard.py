@@ -59,7 +59,6 @@ __all__ = [
     "badge",
     "check_complete",
     "claims_overview",
-    "committed",
     "computed",
     "landing_summary",
     "ledger",
@@ -76,13 +75,6 @@ __all__ = [
 
 #: Required columns of a paper's ``scoreboard()``.
 COLUMNS: tuple[str, str, str] = ("item", "label", "status")
-
-
-def committed(paper: str, name: str) -> pd.DataFrame:
-    """Committed results of a declared experiment (see :func:`ldpfair.papers.committed`)."""
-    from .papers import committed as _committed
-
-    return _committed(paper, name)
 
 
 def paper_scoreboard(paper: str) -> pd.DataFrame:

@@ -239,48 +239,82 @@ def compare_runs(ours: pd.DataFrame, theirs: pd.DataFrame, on: str | Sequence[st
     if theirs.empty:
         return pd.DataFrame(columns=[*on, *_LONG])
     cells = theirs[on].drop_duplicates().reset_index(drop=True)
-    parts = []
-    for m in metrics:
-        t = theirs[[*on, *([pair_on] if pair_on else []), m]].rename(columns={m: "t"})
-        o = ours[[*on, *([pair_on] if pair_on else []), m]].rename(columns={m: "o"}) if len(ours) \
-            else pd.DataFrame(columns=[*on, *([pair_on] if pair_on else []), "o"])
-        t_mean = t.groupby(on, dropna=False)["t"].mean().rename("paper")
+    t_vals = theirs[metrics].to_numpy(dtype=float)
+    o_vals = ours[metrics].to_numpy(dtype=float) if len(ours) else np.empty((0, len(metrics)))
+    runs = ours[on] if len(ours) else theirs[on].iloc[:0]
+    if pair_on is not None and len(ours):  # the runs of both sides on the same seed
+        keys = [*on, pair_on]
+        o_cols, t_cols = [f"\0o{i}" for i in metrics], [f"\0t{i}" for i in metrics]
+        j = ours[[*keys, *metrics]].set_axis([*keys, *o_cols], axis=1).merge(
+            theirs[[*keys, *metrics]].set_axis([*keys, *t_cols], axis=1), on=keys)
+        runs, o_vals, j_vals = j[on], j[o_cols].to_numpy(dtype=float), j[t_cols].to_numpy(dtype=float)
+    # Each cell's number in the sorted order of the cells (``groupby(on, dropna=False)``'s
+    # order): grouping runs by it is grouping them by ``on``, at a fraction of the cost.
+    code = pd.concat([cells, theirs[on], runs], ignore_index=True).groupby(on, dropna=False).ngroup()
+    cell_code, t_code, o_code = np.split(code.to_numpy(), [len(cells), len(cells) + len(theirs)])
+    paper = _group_means(t_vals, t_code, cell_code)
+    with np.errstate(invalid="ignore", divide="ignore"):
         if pair_on is not None:
-            j = o.merge(t, on=[*on, pair_on]).astype({"o": float, "t": float})
-            j = j[np.isfinite(j["o"]) & np.isfinite(j["t"])]
-            j["d"] = j["o"] - j["t"]
-            g = j.groupby(on, dropna=False)
-            st = pd.DataFrame({"ours": g["o"].mean(), "diff": g["d"].mean(), "sd": g["d"].std(ddof=1),
-                               "n": g["d"].size()})
-            se2 = st["sd"] ** 2 / st["n"]
-            dof = st["n"] - 1.0
-            test = "paired"
+            keep = np.isfinite(o_vals) & np.isfinite(j_vals) if len(ours) else np.isfinite(o_vals)
+            d = np.where(keep, o_vals - j_vals, np.nan) if len(ours) else o_vals
+            n = _group_stat(d, o_code, cell_code, "count")
+            ours_mean = _group_means(o_vals, o_code, cell_code, keep)
+            diff = _group_means(d, o_code, cell_code, keep)
+            se2 = _group_stat(d, o_code, cell_code, "std") ** 2 / n
+            dof = n - 1.0
         else:
-            o = o[np.isfinite(o["o"].astype(float))]
-            t = t[np.isfinite(t["t"].astype(float))]
-            go, gt = o.groupby(on, dropna=False)["o"], t.groupby(on, dropna=False)["t"]
-            st = pd.DataFrame({"ours": go.mean(), "v1": go.var(ddof=1) / go.size(), "n": go.size()})
-            st = st.join(pd.DataFrame({"tm": gt.mean(), "v2": gt.var(ddof=1) / gt.size(),
-                                       "n2": gt.size()}), how="inner")
-            st["diff"] = st["ours"] - st["tm"]
-            v1, v2 = st["v1"].fillna(0.0), st["v2"].fillna(0.0)
+            ko, kt = np.isfinite(o_vals), np.isfinite(t_vals)
+            o_fin, t_fin = np.where(ko, o_vals, np.nan), np.where(kt, t_vals, np.nan)
+            n = _group_stat(o_fin, o_code, cell_code, "count")
+            n2 = _group_stat(t_fin, t_code, cell_code, "count")
+            n[~(n2 > 0)] = np.nan  # a cell compared only where both sides have runs
+            ours_mean = _group_means(o_vals, o_code, cell_code, ko)
+            diff = ours_mean - _group_means(t_vals, t_code, cell_code, kt)
+            v1 = _group_stat(o_fin, o_code, cell_code, "var") / n
+            v2 = _group_stat(t_fin, t_code, cell_code, "var") / n2
+            v1, v2 = np.where(np.isnan(v1), 0.0, v1), np.where(np.isnan(v2), 0.0, v2)
             se2 = v1 + v2
-            with np.errstate(invalid="ignore", divide="ignore"):
-                dof = se2**2 / (v1**2 / (st["n"] - 1).clip(lower=1) + v2**2 / (st["n2"] - 1).clip(lower=1))
-            test = "welch"
-        q = stats.t.ppf(0.5 + level / 2.0, dof.fillna(1.0).clip(lower=1.0))
-        st["halfwidth"] = np.where(st["n"] > 1, q * np.sqrt(se2.fillna(0.0)), 0.0)
-        st = st[["ours", "diff", "halfwidth", "n"]].reset_index()
-        part = cells.merge(t_mean.reset_index(), on=on, how="left").merge(st, on=on, how="left")
-        part["n"] = part["n"].fillna(0).astype(int)
-        part["metric"] = m
-        part["precision"] = 0.0
-        part["test"] = np.where(part["n"] > 0, test, "missing")
-        part["agrees"] = (part["n"] > 0) & (part["diff"].abs() <= part["halfwidth"] + 1e-12)
-        parts.append(part)
-    out = pd.concat(parts, ignore_index=True)
-    out["agrees"] = out["agrees"].astype(bool)
+            dof = se2**2 / (v1**2 / np.maximum(n - 1, 1) + v2**2 / np.maximum(n2 - 1, 1))
+        absent = ~(n > 0)
+        q = stats.t.ppf(0.5 + level / 2.0, np.maximum(np.where(np.isnan(dof), 1.0, dof), 1.0).ravel())
+        half = np.where(n > 1, q.reshape(n.shape) * np.sqrt(np.where(np.isnan(se2), 0.0, se2)), 0.0)
+    for arr in (ours_mean, diff, half):
+        arr[absent] = np.nan  # a cell we lack
+    nc = len(cells)
+    out = cells.iloc[np.tile(np.arange(nc), len(metrics))].reset_index(drop=True)
+    out["metric"] = [m for m in metrics for _ in range(nc)]
+    count = np.where(absent, 0, n).astype(int).ravel(order="F")
+    diff_flat, half_flat = diff.ravel(order="F"), half.ravel(order="F")
+    out["ours"], out["paper"], out["diff"] = ours_mean.ravel(order="F"), paper.ravel(order="F"), diff_flat
+    out["halfwidth"], out["precision"], out["n"] = half_flat, 0.0, count
+    out["test"] = np.where(count > 0, "paired" if pair_on is not None else "welch", "missing")
+    out["agrees"] = (count > 0) & (np.abs(diff_flat) <= half_flat + 1e-12)
     return out[[*on, *_LONG]]
+
+
+def _group_means(values: np.ndarray, code: np.ndarray, cells: np.ndarray,
+                 keep: np.ndarray | None = None) -> np.ndarray:
+    """Per cell (rows) and metric (columns): the mean of the kept runs, NaN without any.
+
+    One metric at a time, as pandas groups that metric's kept runs: its grouped mean
+    takes a faster path when a column has no NaN, so the metrics are not grouped together.
+    """
+    out = np.full((len(cells), values.shape[1]), np.nan)
+    for i in range(values.shape[1]):
+        k = slice(None) if keep is None else keep[:, i]
+        out[:, i] = pd.Series(values[k, i]).groupby(code[k]).mean().reindex(cells).to_numpy()
+    return out
+
+
+def _group_stat(values: np.ndarray, code: np.ndarray, cells: np.ndarray, how: str) -> np.ndarray:
+    """Per cell and metric: ``count``, ``var`` or ``std`` (``ddof=1``) of the non-NaN runs, NaN without any.
+
+    Every metric at once: pandas' grouped variance (Welford's update) and count skip NaN
+    value by value, so each column equals the statistic of that metric's kept runs alone.
+    """
+    g = pd.DataFrame(values).groupby(code)
+    stat = g.count() if how == "count" else getattr(g, how)(ddof=1)
+    return stat.reindex(cells).to_numpy(dtype=float, copy=True)
 
 
 def compare_published(ours: pd.DataFrame, published: pd.DataFrame, by: str | Sequence[str],

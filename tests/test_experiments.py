@@ -391,6 +391,8 @@ def test_task_keys_assembled_from_fragments_are_config_keys():
         for t in g.tasks():
             assert t.fragments is not None
             assert t.key == config_key(t.config) == replace(t, fragments=None).key
+        first = g.tasks()  # built once: a new list of the same tasks
+        assert first is not g.tasks() and all(a is b for a, b in zip(first, g.tasks(), strict=True))
 
 
 @pytest.mark.parametrize("value", [None, True, False, 0, -3, 2**70, 0.1, 1e-300, 1e300, -0.0, 4.0,

@@ -12,12 +12,23 @@ def draw(n, rng):
     return {"x": float(rng.random(n).sum())}
 
 
+#: The registry name of the fake chapter of :func:`fake_paper`.
+FAKE = "fake2099"
+
+
 @pytest.fixture
 def fake_paper(monkeypatch, tmp_path):
+    """A chapter registered as the real ones are: a package ``ldpfair.papers.<name>`` exporting a SPEC."""
+    from ldpfair.papers import _cli as papers_cli
+
     sweep = ex.Sweep(draw, params={"n": [3, 4]}, seeds=2, name="draws")
-    mod = types.ModuleType("ldpfair.papers.xu2019")
-    mod.PROFILES = {"quick": {"draws": sweep}, "paper": {"draws": sweep}}
-    monkeypatch.setitem(sys.modules, "ldpfair.papers.xu2019", mod)
+    mod = types.ModuleType(f"ldpfair.papers.{FAKE}")
+    mod.SPEC = papers.PaperSpec(FAKE, "A fake chapter", {p: papers.Profile(p) for p in ("quick", "paper")},
+                                declare=lambda profile: {"draws": sweep})
+    monkeypatch.setitem(sys.modules, mod.__name__, mod)
+    registry = (*papers.PAPERS, FAKE)
+    monkeypatch.setattr(papers, "PAPERS", registry)
+    monkeypatch.setattr(papers_cli, "PAPERS", registry)  # the choices of `ldpfair results --paper`
     monkeypatch.setenv("LDPFAIR_RESULTS_DIR", str(tmp_path))
     return sweep, tmp_path
 
@@ -29,25 +40,43 @@ def test_unknown_paper():
 
 def test_status_and_verify_with_committed_results(fake_paper, capsys):
     sweep, root = fake_paper
-    st = papers.status("xu2019")
+    st = papers.status(FAKE)
     assert st.loc[0, ["present", "total"]].tolist() == [0, 4]
-    assert papers.verify("xu2019").loc[0, "checked"] == 0  # nothing committed: nothing to check
-    ex.save_results(ex.run(sweep, progress=False), root / "xu2019" / "draws", grid=sweep)
-    assert papers.status("xu2019").loc[0, "present"] == 4
-    assert papers.verify("xu2019", n_cells=3).loc[0, "checked"] == 3
-    assert cli.main(["results", "verify", "--paper", "xu2019"]) == 0
+    assert papers.verify(FAKE).loc[0, "checked"] == 0  # nothing committed: nothing to check
+    ex.save_results(ex.run(sweep, progress=False), root / FAKE / "draws", grid=sweep)
+    assert papers.status(FAKE).loc[0, "present"] == 4
+    assert papers.verify(FAKE, n_cells=3).loc[0, "checked"] == 3
+    assert cli.main(["results", "verify", "--paper", FAKE]) == 0
     assert "identical to the committed results" in capsys.readouterr().out
     # a committed value that the code no longer produces fails verification
-    path = root / "xu2019" / "draws.csv.gz"
+    path = root / FAKE / "draws.csv.gz"
     df = pd.read_csv(path)
     df["x"] += 1.0
     df.to_csv(path, index=False)
-    table = papers.verify("xu2019", n_cells=1)  # an edited file: its checksum no longer matches
+    table = papers.verify(FAKE, n_cells=1)  # an edited file: its checksum no longer matches
     assert table.loc[0, "problems"] == 1 and "sha256" in table.attrs["problems"][0]
     ex.stamp_results(path)  # even re-stamped, the recomputation tells
-    table = papers.verify("xu2019", n_cells=1, seed=0)
+    table = papers.verify(FAKE, n_cells=1, seed=0)
     assert table.loc[0, "problems"] >= 1
     assert all("column x: committed" in p for p in table.attrs["problems"])
+
+
+def test_a_second_read_of_the_same_results_is_a_copy_the_caller_may_change(fake_paper):
+    from ldpfair.experiments import load_results
+
+    sweep, root = fake_paper
+    path = root / FAKE / "draws"
+    ex.save_results(ex.run(sweep, progress=False), path, grid=sweep)
+    first, cov = load_results(sweep, path)
+    first["x"] = -1.0  # what a caller does with its frame does not reach the next reader
+    first.attrs["unknown_keys"].append("k")
+    cov["present"] = 0
+    again, cov2 = load_results(sweep, path)
+    assert cov2 == {"present": 4, "total": 4} and again.attrs["coverage"] is cov2
+    assert again.attrs["unknown_keys"] == [] and (again["x"] > 0).all()
+    pd.testing.assert_frame_equal(again.drop(columns="x"), first.drop(columns="x"))
+    ex.save_results(ex.run(sweep, progress=False).iloc[:3], path, grid=sweep)  # new bytes: read anew
+    assert load_results(sweep, path)[1] == {"present": 3, "total": 4}
 
 
 # -- task identity: refactors keep the committed results' keys -------------------------------------
@@ -63,10 +92,14 @@ def test_every_paper_callable_is_pinned(monkeypatch):
     monkeypatch.setattr(identity, "_source_digest", no_source)
     n = 0
     for _, _, grid, _ in papers.declared("paper"):
+        assert grid.describe()  # every part's identity afresh: a grid builds its tasks and keys once
         for task in grid.tasks()[:: max(1, len(grid) // 50)]:
             assert task.key
             n += 1
     assert n > 500
+    unpinned = ex.Grid(datasets="adult26k", models=ex.ModelSpec(lambda: None), seeds=1)
+    with pytest.raises(AssertionError, match="keyed by its source hash"):
+        unpinned.describe()
 
 
 def test_committed_keys_are_the_declared_keys():
@@ -177,6 +210,39 @@ def test_experiments_module_is_cheap_to_import():
                 f"'ldpfair.papers.{paper}.checks') if m in sys.modules]; print(bad); sys.exit(bool(bad))")
         out = subprocess.run([_sys.executable, "-c", code], capture_output=True, text=True)
         assert out.returncode == 0, f"{paper}: experiments loads {out.stdout.strip()} {out.stderr[-500:]}"
+
+
+def test_a_paper_without_spec_is_refused(monkeypatch):
+    mod = types.ModuleType(f"ldpfair.papers.{FAKE}")
+    mod.PROFILES = {"quick": {}, "paper": {}}  # the declarations of a chapter before the contract
+    monkeypatch.setitem(sys.modules, mod.__name__, mod)
+    monkeypatch.setattr(papers, "PAPERS", (*papers.PAPERS, FAKE))
+    with pytest.raises(TypeError, match=f"ldpfair.papers.{FAKE} must export SPEC = PaperSpec"):
+        list(papers.declared("paper", FAKE))
+
+
+def test_declared_experiments_are_memoised_and_overrides_declare_afresh(fake_paper):
+    calls = []
+
+    def declare(profile):
+        calls.append(profile.name)
+        return {"draws": ex.Sweep(draw, params={"n": list(profile["n"])}, seeds=profile["seeds"])}
+
+    spec = papers.PaperSpec("x", "X", {"quick": papers.Profile("quick", {"n": (3,), "seeds": 1}),
+                                       "paper": papers.Profile("paper", {"n": (3, 4), "seeds": 2})},
+                            declare=declare)
+    first, again = spec.experiments("paper"), spec.experiments("paper", seeds=None)  # None: no override
+    assert again["draws"] is first["draws"] and calls == ["paper"]
+    again.clear()  # each call gets its own dict
+    assert list(spec.experiments("paper")) == ["draws"] and calls == ["paper"]
+    assert spec.experiments("quick")["draws"] is not first["draws"] and calls == ["paper", "quick"]
+    other = spec.experiments("paper", seeds=3)
+    assert other["draws"] is not first["draws"] and len(other["draws"]) == 6 and len(first["draws"]) == 4
+    assert spec.experiments("paper")["draws"] is first["draws"] and calls == ["paper", "quick", "paper"]
+    # through the registry: declared() and committed() reuse the chapter's declarations
+    grids = [g for *_, g, _ in papers.declared("paper", FAKE)]
+    assert grids == [g for *_, g, _ in papers.declared("paper", FAKE)] == [fake_paper[0]]
+    assert all(a is b for a, b in zip(grids, (g for *_, g, _ in papers.declared("paper", FAKE)), strict=True))
 
 
 def test_profile_overrides():

@@ -412,20 +412,13 @@ class Task:
     def key(self) -> str:
         """Stable key of the task (sha256 hex): :func:`config_key` of :attr:`config`.
 
-        A grid's tasks share the canonical JSON of their dataset, model,
-        privatisation and evaluation (``fragments``), so the key's payload is
-        assembled from those strings instead of serialising the whole
-        configuration once per task: the same bytes (canonical JSON sorts the
-        keys, so the order below is the sorted one), several times faster.
+        A grid's tasks share the canonical JSON of their dataset, model, privatisation
+        and evaluation (``fragments``): the payload is assembled from those strings
+        (:func:`_fragments_key`, the same bytes), several times faster.
         """
         if self.fragments is None:
             return config_key(self.config)
-        ds, model, priv, ev = self.fragments
-        payload = (f'{{"config":{{"dataset":{ds},"epsilon":{_scalar_json(self.epsilon)},'
-                   f'"evaluation":{ev},"fold":{_scalar_json(self.fold)},"model":{model},'
-                   f'"privatization":{priv},"seed":{_scalar_json(self.seed)}}},'
-                   f'"schema":{RESULTS_SCHEMA_VERSION}}}')
-        return hashlib.sha256(payload.encode()).hexdigest()
+        return _fragments_key(self.fragments, self.epsilon, self.seed, self.fold)
 
     def labels(self) -> dict[str, Any]:
         """The task's identifying columns of the tidy results."""
@@ -460,6 +453,17 @@ class Task:
     def mechanism_seed(self) -> np.random.SeedSequence:
         """SeedSequence of the LDP mechanism (keyed by the full task)."""
         return seed_from("mechanism", self.key)
+
+
+def _fragments_key(fragments: tuple[str, str, str, str], epsilon: float | None, seed: int,
+                   fold: int | None) -> str:
+    """:attr:`Task.key`: the canonical JSON of its config (sorted keys) from the grid's fragments."""
+    ds, model, priv, ev = fragments
+    payload = (f'{{"config":{{"dataset":{ds},"epsilon":{_scalar_json(epsilon)},'
+               f'"evaluation":{ev},"fold":{_scalar_json(fold)},"model":{model},'
+               f'"privatization":{priv},"seed":{_scalar_json(seed)}}},'
+               f'"schema":{RESULTS_SCHEMA_VERSION}}}')
+    return hashlib.sha256(payload.encode()).hexdigest()
 
 
 def _as_list(value: Any, kind: type, convert: Callable[[Any], Any]) -> list[Any]:
@@ -553,7 +557,12 @@ class Grid:
             raise ValueError("epsilons is empty but the grid has a private mechanism")
 
     def tasks(self) -> list[Task]:
-        """All tasks, in a fixed order (dataset, model, mechanism, epsilon, seed, fold)."""
+        """All tasks, in a fixed order (dataset, model, mechanism, epsilon, seed, fold).
+
+        Built once, keys included (a grid is immutable); each call returns a new list of them.
+        """
+        if "_tasks" in self.__dict__:
+            return list(self.__dict__["_tasks"])
         out: list[Task] = []
         ev = canonical_json(self.evaluation.config())
         for ds in self.datasets:
@@ -566,8 +575,10 @@ class Grid:
                     for eps in epsilons:
                         for seed in self.seeds:
                             for fold in self.evaluation.folds:
-                                out.append(Task(len(out), ds, model, priv, eps, self.evaluation,
-                                                seed, fold, frags))
+                                t = Task(len(out), ds, model, priv, eps, self.evaluation, seed, fold, frags)
+                                t.__dict__["key"] = _fragments_key(frags, eps, seed, fold)  # Task.key's cache
+                                out.append(t)
+        self.__dict__["_tasks"] = tuple(out)
         return out
 
     def __len__(self) -> int:

@@ -251,6 +251,11 @@ def check_results_file(path: str | os.PathLike[str], *, require_key: bool = True
         One line naming the file and the fault: missing or unstamped metadata,
         checksum mismatch, unreadable file, wrong row count, duplicate keys.
     """
+    return _check_results_file(path, require_key)[0]
+
+
+def _check_results_file(path: str | os.PathLike[str], require_key: bool) -> tuple[pd.DataFrame, str]:
+    """:func:`check_results_file`, and the sha256 of the bytes it read."""
     csv_path, meta_path = results_paths(path)
     meta = _read_meta(meta_path, csv_path)
     recorded = meta.get("sha256")
@@ -267,7 +272,7 @@ def check_results_file(path: str | os.PathLike[str], *, require_key: bool = True
     parsed = _PARSED.get(cache_key)
     if parsed is not None:  # the same bytes (checksum just computed) were parsed and checked before
         _PARSED.move_to_end(cache_key)
-        return parsed.copy(deep=False)
+        return parsed.copy(deep=False), actual
     frame = _parse_csv(csv_path, require_key)
     if meta.get("n_rows") != len(frame):
         raise ResultsIntegrityError(
@@ -279,13 +284,16 @@ def check_results_file(path: str | os.PathLike[str], *, require_key: bool = True
     _PARSED[cache_key] = frame
     while len(_PARSED) > _PARSED_MAX:
         _PARSED.popitem(last=False)
-    return frame.copy(deep=False)
+    return frame.copy(deep=False), actual
 
 
 #: Parsed results files by (path, sha256, require_key): the checksum is recomputed on every
 #: read, so a changed file is parsed (and checked) again; unchanged bytes are parsed once.
+#: At most _PARSED_MAX files, least recently read dropped first: more than the committed files
+#: (73, about 140 MB parsed), since the scoreboard page reads its 56 files twice in the same
+#: order (a smaller memo dropped each one just before it was read again).
 _PARSED: OrderedDict[tuple[str, str, bool], pd.DataFrame] = OrderedDict()
-_PARSED_MAX = 48
+_PARSED_MAX = 96
 
 
 def stamp_results(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -317,13 +325,6 @@ def stamp_results(path: str | os.PathLike[str]) -> dict[str, Any]:
     return stamp
 
 
-def _read(path: str | os.PathLike[str]) -> pd.DataFrame | None:
-    csv_path, _ = results_paths(path)
-    if not csv_path.exists():
-        return None
-    return check_results_file(csv_path)
-
-
 def load_results(
     grid: Grid | Sweep, path: str | os.PathLike[str]
 ) -> tuple[pd.DataFrame, dict[str, int]]:
@@ -332,6 +333,8 @@ def load_results(
     Rows are matched by task key; label columns are re-derived from the grid.
     A missing file gives an empty frame. Nothing is computed. The file is
     checked against its recorded checksum first (:func:`check_results_file`).
+    The same grid object read again from unchanged bytes gets a copy of the
+    first answer (the scoreboard page reads each file twice).
 
     Returns
     -------
@@ -341,7 +344,15 @@ def load_results(
         ``{"present": ..., "total": ...}`` (tasks of the grid).
     """
     tasks = grid.tasks()
-    stored = _read(path)
+    csv_path, _ = results_paths(path)
+    stored, memo_key = None, None
+    if csv_path.exists():
+        stored, digest = _check_results_file(csv_path, True)
+        memo_key = (str(csv_path.resolve()), digest, id(grid))
+        hit = _LOADED.get(memo_key)
+        if hit is not None and hit[0] is grid:  # the entry holds the grid: its id is not reused
+            _LOADED.move_to_end(memo_key)
+            return _loaded_copy(hit[1])
     frame = None
     present = 0
     if stored is not None and "key" in stored.columns:
@@ -354,10 +365,27 @@ def load_results(
         frame = pd.DataFrame(columns=[*LABEL_COLUMNS, "key"])
     cov = {"present": present, "total": len(tasks)}
     frame.attrs["coverage"] = cov
-    if stored is not None:
-        known = {t.key for t in tasks}
-        frame.attrs["unknown_keys"] = [k for k in stored["key"].tolist() if k not in known]
-    return frame, cov
+    if stored is None or memo_key is None:
+        return frame, cov
+    known = {t.key for t in tasks}
+    frame.attrs["unknown_keys"] = [k for k in stored["key"].tolist() if k not in known]
+    _LOADED[memo_key] = (grid, frame)
+    while len(_LOADED) > _LOADED_MAX:
+        _LOADED.popitem(last=False)
+    return _loaded_copy(frame)
+
+
+#: load_results' frames by (file, its sha256, grid object), least recently read dropped first.
+_LOADED: OrderedDict[tuple[str, str, int], tuple[Any, pd.DataFrame]] = OrderedDict()
+_LOADED_MAX = 64
+
+
+def _loaded_copy(frame: pd.DataFrame) -> tuple[pd.DataFrame, dict[str, int]]:
+    """A copy of a memoised answer that the caller may change (its coverage and key list too)."""
+    out = frame.copy(deep=False)
+    cov = dict(frame.attrs["coverage"])
+    out.attrs = {"coverage": cov, "unknown_keys": list(frame.attrs["unknown_keys"])}
+    return out, cov
 
 
 def _rows(stored: pd.DataFrame, hits: list[tuple[Any, int]]) -> pd.DataFrame:

@@ -17,6 +17,9 @@ block-sized) buffer of fresh pages.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Any, cast
+
 import numba
 import numpy as np
 from llvmlite import ir
@@ -41,14 +44,14 @@ def is_pcg64(rng: np.random.Generator) -> bool:
     return type(rng.bit_generator) is np.random.PCG64
 
 
-def read_state(rng: np.random.Generator) -> tuple[dict, np.ndarray]:
+def read_state(rng: np.random.Generator) -> tuple[Mapping[str, Any], np.ndarray]:
     """The generator's state dict and ``[hi(S), lo(S), hi(c), lo(c)]`` as uint64."""
     st = rng.bit_generator.state
     s, c = st["state"]["state"], st["state"]["inc"]
     return st, np.array([s >> 64, s & _MASK64, c >> 64, c & _MASK64], dtype=np.uint64)
 
 
-def write_state(rng: np.random.Generator, st: dict, words: np.ndarray) -> None:
+def write_state(rng: np.random.Generator, st: Mapping[str, Any], words: np.ndarray) -> None:
     """Store the LCG state ``words[:2]`` back into ``rng`` (the rest of ``st`` unchanged)."""
     st["state"]["state"] = (int(words[0]) << 64) | int(words[1])
     rng.bit_generator.state = st
@@ -86,9 +89,14 @@ def _mulhi_llvm(typingctx, a, b):  # pragma: no cover - compiled
     return sig, codegen
 
 
+#: :func:`_mulhi_llvm` as jitted code calls it: ``(a, b)``. Typed for mypy only (the same
+#: object), since ``@intrinsic`` types the decorated function as ``(typingctx, a, b)``.
+_mulhi_jit = cast(Callable[[np.uint64, np.uint64], np.uint64], _mulhi_llvm)
+
+
 @overload(mulhi)
 def _mulhi_overload(a, b):  # pragma: no cover - compiled
-    return lambda a, b: _mulhi_llvm(a, b)
+    return lambda a, b: _mulhi_jit(a, b)
 
 
 @numba.njit(cache=True, nogil=True, inline="always")

@@ -124,8 +124,8 @@ class GRR(FrequencyOracle):
             out = np.empty(n, dtype=np.int64)
             state, words = _pcg.read_state(rng)
             lane = _pcg.lane_constants(state["state"]["inc"])
-            buf = np.empty(min(n, PCG64_WORDS), dtype=np.uint64)
-            if grr_fill_pcg64(arr, out, self.p, keep_threshold(self.p), self.k, words, lane, buf):
+            word_buf = np.empty(min(n, PCG64_WORDS), dtype=np.uint64)
+            if grr_fill_pcg64(arr, out, self.p, keep_threshold(self.p), self.k, words, lane, word_buf):
                 _pcg.write_state(rng, state, words)
                 return out
             self._check_values(values)  # raises: a code is outside [0, k)
@@ -137,12 +137,13 @@ class GRR(FrequencyOracle):
         n = values.shape[0]
         out = np.empty(n, dtype=np.int64)
         raw = type(rng.bit_generator) in RAW_DOUBLE_BITGENS
-        buf = None if raw else np.empty(min(n, GRR_BLOCK))
+        buf: np.ndarray | None = None if raw else np.empty(min(n, GRR_BLOCK))
         for start in range(0, n, GRR_BLOCK):
             m = min(n - start, GRR_BLOCK)
             if raw:
                 grr_fill_raw(values, rng.bit_generator.random_raw(m), self.p, self.k, out, start)
             else:
+                assert buf is not None  # for mypy: allocated above unless raw
                 u = buf[:m]
                 rng.random(out=u)
                 grr_fill(values, u, self.p, self.k, out, start)

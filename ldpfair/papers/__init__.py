@@ -74,14 +74,11 @@ def spec(paper: str) -> PaperSpec:
 
 
 def _experiments(paper: str, profile: str) -> Mapping[str, Any]:
-    mod = module(paper)
-    if mod is None:
+    """The experiments of a registered chapter's declared ``profile`` (memoised by its SPEC)."""
+    if module(paper) is None:
         return {}
-    if hasattr(mod, "SPEC"):
-        s = spec(paper)
-        return s.experiments(profile) if profile in s.profiles else {}
-    profiles: Mapping[str, Mapping[str, Any]] = mod.PROFILES  # a module not yet converted to the contract
-    return profiles.get(profile, {})
+    s = spec(paper)
+    return s.experiments(profile) if profile in s.profiles else {}
 
 
 def declared(profile: str = "paper", paper: str | None = None) -> Iterator[tuple[str, str, Any, Path]]:

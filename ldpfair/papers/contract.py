@@ -190,8 +190,20 @@ class PaperSpec:
         return {k: values[k] for k in names if k in values}
 
     def experiments(self, profile: str = "paper", **overrides: Any) -> dict[str, Any]:
-        """The experiments (name -> Grid or Sweep) of ``profile`` with ``overrides``."""
-        return dict(self.declare(self.profile(profile, **overrides)))
+        """The experiments (name -> Grid or Sweep) of ``profile`` with ``overrides``.
+
+        A declared profile as is (no override, or only ``None`` ones) is declared once
+        per process: later calls return a new dict of the same experiment objects
+        (Grid and GridUnion are frozen; nothing changes a Sweep after it is made).
+        Overrides declare afresh.
+        """
+        prof = self.profile(profile, **overrides)
+        if prof is not self.profiles[profile]:
+            return dict(self.declare(prof))
+        memo: dict[str, dict[str, Any]] = self.__dict__.setdefault("_declared", {})
+        if profile not in memo:
+            memo[profile] = dict(self.declare(prof))
+        return dict(memo[profile])
 
     def results(
         self,
