@@ -79,6 +79,7 @@ def test_paper_profile_sizes():
                      "fig4": 20 * (1 + 3 * 7), "fig5": 20 * (1 + 3 * 6)}
     sweeps = experiments.build_baselines("paper")
     assert len(sweeps["fig6"]) == 2 * 2 * 6 * 20
+    assert len(sweeps["fig6_asym"]) == 2 * 6 * 20  # one cell per committed OPT split of Fig. 6
     assert len(sweeps["table1"]) == 2 * 30
     assert len(sweeps["table2"]) == 4 * 30
     variants = experiments.build_kary_variants("paper")
@@ -86,15 +87,16 @@ def test_paper_profile_sizes():
         f"{fig}_{v}": n * 20 for fig, n in (("fig3", 4), ("fig4", 5), ("fig5", 3))
         for v in experiments.KARY_ZETA_VARIANTS}  # OPT only, eps >= 1, the paper's 20 seeds
     declared = SPEC.experiments("paper")
-    assert set(declared) == {*(f"fig{i}" for i in range(1, 7)), "table1", "table2", *variants}
+    assert set(declared) == {*(f"fig{i}" for i in range(1, 7)), "fig6_asym", "table1", "table2", *variants}
 
 
 def test_overrides_reach_every_experiment_they_name():
     quick = SPEC.experiments("quick")
     assert [len(quick["table1"]), quick["table2"].describe()["seeds"]] == [2, [0, 1, 2]]
     more = SPEC.experiments("quick", seeds=4, figures=["fig1"], epsilons=[2.0], zeta=0.5)
-    assert set(more) == {"fig1", "fig6", "table1", "table2", "fig4_zeta_grr", "fig4_zeta_1"}
+    assert set(more) == {"fig1", "fig6", "fig6_asym", "table1", "table2", "fig4_zeta_grr", "fig4_zeta_1"}
     assert more["fig1"].epsilons == (2.0,) and len(more["table1"]) == 4
+    assert len(more["fig6_asym"]) == 2 * 4  # the readings follow Fig. 6's splits: 2 eps x 4 seeds
     opt = [p for p in more["fig1"].privatizations if p is not None and p.name == "OPT"][0]
     assert opt.options["zeta"] == 0.5
     assert {t.key for t in more["fig4_zeta_1"].tasks()} == {t.key for t in quick["fig4_zeta_1"].tasks()}
