@@ -40,10 +40,11 @@ from threadpoolctl import threadpool_limits  # noqa: E402
 
 from ldpfair import experiments as ex  # noqa: E402
 from ldpfair.experiments.cache import atomic_write_text  # noqa: E402
-from ldpfair.models import TUNED_LGBM  # noqa: E402
 
 
 def make_grid(n_estimators: int, seeds: int) -> ex.Grid:
+    from ldpfair.models import TUNED_LGBM  # here: --baseline runs this script on older code
+
     params = {**TUNED_LGBM["adult"], "n_estimators": n_estimators}
     return ex.Grid(
         name="bench_arcolezi2023_adult",
@@ -88,20 +89,22 @@ def bench_evaluate(reps: int = 15) -> list[dict[str, object]]:
     return rows
 
 
-def bench_scoreboard() -> dict[str, float]:
+def bench_scoreboard(tree: str | None = None) -> dict[str, float]:
     """CPU seconds of the scoreboard page (empty memo) and of loading every committed file.
 
     Each is timed in a fresh process (this script as a child), as a book build runs the
     page: what one measurement memoises in its process (the declared experiments, the
-    parsed results files) must not speed up the other.
+    parsed results files) must not speed up the other. ``tree``: a source tree put first
+    on ``PYTHONPATH`` (and the working folder), to time other code the same way.
     """
     import subprocess
     import sys
 
+    env = None if tree is None else {**os.environ, "PYTHONPATH": tree}
     out: dict[str, float] = {}
     for what in ("page", "load"):
         child = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--scoreboard-only", what],
-                               capture_output=True, text=True, check=True)
+                               cwd=tree, env=env, capture_output=True, text=True, check=True)
         out.update(json.loads(child.stdout.strip().splitlines()[-1]))
     return out
 
@@ -139,16 +142,12 @@ def baseline_scoreboard(commit: str) -> dict[str, float]:
     ``PYTHONPATH``, so the same measurement times the former code.
     """
     import subprocess
-    import sys
 
     root = Path(__file__).resolve().parents[1]
     with tempfile.TemporaryDirectory() as tree:
         archive = subprocess.run(["git", "archive", commit], cwd=root, capture_output=True, check=True)
         subprocess.run(["tar", "-x", "-C", tree], input=archive.stdout, check=True)
-        env = {**os.environ, "PYTHONPATH": tree}
-        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--scoreboard-only"],
-                             cwd=tree, env=env, capture_output=True, text=True, check=True)
-    return {**json.loads(out.stdout.strip().splitlines()[-1]), "commit": commit}
+        return {**bench_scoreboard(tree), "commit": commit}
 
 
 def list_schedule_speedup(cell_times: list[float], workers: int = 2) -> float:
