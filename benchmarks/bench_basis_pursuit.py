@@ -35,6 +35,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
 
+import ldpfair  # noqa: E402, F401  (before numpy: the BLAS kernels the committed results used)
+
+# isort: split
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import scipy  # noqa: E402
