@@ -264,6 +264,12 @@ def asym_cell(dataset: str, epsilon: float, fig6_seed: int, *, rng: np.random.Ge
         with the posterior of ``Z_test``), ``acc_true_i`` and ``eod_true_i`` (``t`` on
         the true test attribute) and ``fallback_i``.
     """
+    return _split_readings(dataset, epsilon, fig6_seed, asym_readings("grid"))
+
+
+def _split_readings(dataset: str, epsilon: float, fig6_seed: int,
+                    readings: list[AsymReading]) -> dict[str, float]:
+    """:func:`asym_cell`'s columns for ``readings`` (``i``: the position in ``readings``)."""
     from .baselines import two_step_split
 
     generator = _fig6_opt_generator(dataset, epsilon, fig6_seed)
@@ -273,14 +279,17 @@ def asym_cell(dataset: str, epsilon: float, fig6_seed: int, *, rng: np.random.Ge
     test = split["test"]
     yt, at = split["y"][test], split["a"][test]
     out = {"acc_mozannar": equalized_odds_from_proba(pe.predict_proba(split["yhat_test"], at), yt, at)["acc"]}
-    for i, row in enumerate(asym_split_metrics(split, asym_readings("grid"))):
+    for i, row in enumerate(asym_split_metrics(split, readings)):
         out.update({f"acc_{i}": row["acc"], f"eod_{i}": row["Delta_EOd"], f"acc_true_{i}": row["acc_true_a"],
                     f"eod_true_{i}": row["Delta_EOd_true_a"], f"fallback_{i}": row["fallback_used"]})
     return out
 
 
-def explored_from_cells(cells: pd.DataFrame) -> pd.DataFrame:
+def explored_from_cells(cells: pd.DataFrame, readings: list[AsymReading] | None = None) -> pd.DataFrame:
     """:func:`asym_cell` rows (one per split) as one row per (split, reading).
+
+    ``readings``: those the cells' columns ``acc_i``, ... belong to, in order (default:
+    :func:`asym_readings` ``("grid")``, what :func:`asym_cell` computes).
 
     Returns
     -------
@@ -289,14 +298,13 @@ def explored_from_cells(cells: pd.DataFrame) -> pd.DataFrame:
         ``reading`` and its unknowns, ``acc, Delta_EOd, acc_true_a, Delta_EOd_true_a,
         fallback_used``.
     """
-    readings = asym_readings("grid")
     parts = []
-    for i, r in enumerate(readings):
+    for i, r in enumerate(asym_readings("grid") if readings is None else readings):
         part = pd.DataFrame({
             "dataset": cells["dataset"].to_numpy(), "mechanism": "OPT",
             "epsilon": cells["epsilon"].to_numpy(),
             "seed": cells["fig6_seed"].to_numpy(), "acc_mozannar": cells["acc_mozannar"].to_numpy(),
-            "reading": r.label, **{k: v for k, v in asdict(r).items()},
+            "reading": r.label, **asdict(r),
             "acc": cells[f"acc_{i}"].to_numpy(), "Delta_EOd": cells[f"eod_{i}"].to_numpy(),
             "acc_true_a": cells[f"acc_true_{i}"].to_numpy(),
             "Delta_EOd_true_a": cells[f"eod_true_{i}"].to_numpy(),
@@ -307,20 +315,19 @@ def explored_from_cells(cells: pd.DataFrame) -> pd.DataFrame:
 
 def explore_asym(readings: list[AsymReading], *, datasets: tuple[str, ...] = ("adult", "lsac"),
                  epsilons: tuple[float, ...] | None = None, seeds: int = 20) -> pd.DataFrame:
-    """:func:`asym_cell` on the committed Fig. 6 OPT splits, computed here (not read), for ``readings``.
+    """``readings`` on the committed Fig. 6 OPT splits, computed here (not read), as :func:`asym_cell`.
 
     Returns
     -------
     DataFrame
-        As :func:`explored_from_cells`, restricted to ``readings``.
+        As :func:`explored_from_cells`.
     """
     from .baselines import TWO_STEP_EPSILONS
 
     cells = [{"dataset": ds, "epsilon": float(e), "fig6_seed": s,
-              **asym_cell(ds, float(e), s, rng=np.random.default_rng(0))}
+              **_split_readings(ds, float(e), s, readings)}
              for ds in datasets for e in (epsilons or TWO_STEP_EPSILONS) for s in range(seeds)]
-    out = explored_from_cells(pd.DataFrame(cells))
-    return out[out["reading"].isin({r.label for r in readings})].reset_index(drop=True)
+    return explored_from_cells(pd.DataFrame(cells), readings)
 
 
 def judge_readings(explored: pd.DataFrame, rr: pd.DataFrame, *,
