@@ -317,9 +317,9 @@ def select_blas_kernels() -> str | None:
     """Select OpenBLAS's ``Haswell`` (AVX2) kernels before numpy loads OpenBLAS; return the choice.
 
     Floating-point linear algebra is not bit-identical across OpenBLAS's kernel sets
-    (AVX2 vs AVX-512), and some committed results (hamman2023's noisy basis
-    pursuit, xu2019's eigenvalues, the k-ary linear program of ghoukasian2025's
-    optimal mechanism) depend on the last bit. Selecting one kernel set
+    (AVX2 vs AVX-512), and some committed results (xu2019's eigenvalues, the k-ary
+    linear program of ghoukasian2025's optimal mechanism and its Fig. 6 regressions)
+    depend on the last bit. Selecting one kernel set
     makes "same seed, same numbers" hold across processors. Does nothing when
     ``OPENBLAS_CORETYPE`` is already set, when numpy is already imported (its
     OpenBLAS is loaded: the kernels can no longer change), when

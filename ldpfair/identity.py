@@ -37,18 +37,20 @@ import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["callable_id", "versioned", "pinned_identity", "check_version"]
+__all__ = ["callable_id", "draws_identity", "versioned", "pinned_identity", "check_version"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: The attribute :func:`versioned` sets: ``(name, version)``.
 ATTRIBUTE = "__ldpfair_identity__"
+#: The attribute :func:`versioned` sets when ``draws`` is given: the version whose draws are kept.
+DRAWS_ATTRIBUTE = "__ldpfair_draws__"
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_<>][A-Za-z0-9_<>]*)*")
 _VERSION = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 
 
-def versioned(version: str, *, name: str | None = None) -> Callable[[F], F]:
+def versioned(version: str, *, name: str | None = None, draws: str | None = None) -> Callable[[F], F]:
     """Pin the identity of a function or class in task keys.
 
     Parameters
@@ -61,6 +63,14 @@ def versioned(version: str, *, name: str | None = None) -> Callable[[F], F]:
         Dotted name used in the key; default ``<module>.<qualname>`` at
         declaration. Give the former name when moving a function whose results
         are committed.
+    draws : str, optional
+        The version whose random draws this one keeps (default: its own). A
+        :class:`~ldpfair.experiments.Sweep` seeds each task's generator with the
+        function's identity; with ``draws`` it seeds it with
+        ``callable:<name>:<draws>`` instead, while the cache key takes ``version``.
+        Use it when a new version changes what is computed from the same data
+        (a solver, a statistic) and the comparison with the former results should
+        isolate that change: same draws, new keys, recomputed cells.
 
     Returns
     -------
@@ -70,9 +80,11 @@ def versioned(version: str, *, name: str | None = None) -> Callable[[F], F]:
     Raises
     ------
     ValueError
-        If ``version`` or ``name`` is empty or has characters other than the ones above.
+        If ``version``, ``draws`` or ``name`` is empty or has characters other than the ones above.
     """
     check_version(version)
+    if draws is not None:
+        check_version(draws)
     if name is not None and (not isinstance(name, str) or not _NAME.fullmatch(name)):
         raise ValueError(f"name must be a dotted Python name such as 'pkg.module.func', got {name!r}")
 
@@ -81,6 +93,8 @@ def versioned(version: str, *, name: str | None = None) -> Callable[[F], F]:
             raise TypeError(f"versioned() decorates a function or class, got {type(obj).__name__}")
         label = name or f"{obj.__module__}.{obj.__qualname__}"
         setattr(obj, ATTRIBUTE, (label, version))
+        if draws is not None and draws != version:
+            setattr(obj, DRAWS_ATTRIBUTE, draws)
         return obj
 
     return decorate
@@ -134,6 +148,19 @@ def callable_id(obj: object) -> object:
         digest = _source_digest.__wrapped__(target)
     name = f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', type(obj).__name__)}"
     return f"callable:{name}:{digest}"
+
+
+def draws_identity(obj: object) -> object:
+    """The identity that seeds ``obj``'s random draws: :func:`callable_id`, or the ``draws`` version.
+
+    Equal to ``callable_id(obj)`` unless ``obj`` was pinned by :func:`versioned`
+    with ``draws=``, in which case the version part is that of the draws kept.
+    """
+    pin = pinned_identity(obj)
+    kept = getattr(obj, "__dict__", {}).get(DRAWS_ATTRIBUTE)
+    if pin is None or kept is None:
+        return callable_id(obj)
+    return f"callable:{pin[0]}:{kept}"
 
 
 @functools.lru_cache(maxsize=4096)

@@ -41,6 +41,7 @@ from .reveal import (
     reveal_linear,
     reveal_single,
     single_query_model,
+    solve_basis_pursuit,
 )
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "answer_queries",
     "attribute_conceal",
     "basis_pursuit",
+    "solve_basis_pursuit",
     "double_query_models",
     "eo_queries",
     "flip_models",

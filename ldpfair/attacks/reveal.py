@@ -34,7 +34,7 @@ from scipy.optimize import linprog
 
 from .._validation import check_choice, check_rng
 from ..metrics.groups import check_scores
-from .certified_bp import admm_basis_pursuit, simplex_basis_pursuit
+from .certified_bp import ipm_basis_pursuit, simplex_basis_pursuit
 from .queries import check_predictions
 
 __all__ = [
@@ -48,6 +48,7 @@ __all__ = [
     "perturbed_models",
     "random_binary_models",
     "basis_pursuit",
+    "solve_basis_pursuit",
     "reveal_compressed",
     "absolute_sp_partition",
 ]
@@ -65,11 +66,15 @@ class RevealResult:
         The solved vector: ``v`` (linear system) or ``s`` (compressed sensing).
     threshold : float
         The decision threshold applied to ``estimate``.
+    solver : str
+        Which solver produced ``estimate`` (:func:`solve_basis_pursuit`), or
+        ``"lstsq"`` for the linear system of Algorithm 1.
     """
 
     a_hat: np.ndarray
     estimate: np.ndarray
     threshold: float
+    solver: str = "lstsq"
 
 
 def _index(j: object, n: int, name: str = "target") -> int:
@@ -206,7 +211,7 @@ def _bp_highs(mat: np.ndarray, eta: np.ndarray, tolerance: float) -> np.ndarray:
     return res.x[:n] - res.x[n:]
 
 
-def _bp_lars(mat: np.ndarray, eta: np.ndarray, max_steps: int | None = None) -> np.ndarray | None:
+def _bp_lars(mat: np.ndarray, eta: np.ndarray) -> np.ndarray | None:
     """End point of the LARS-lasso path, or ``None`` if it does not interpolate ``eta``."""
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.linear_model import lars_path
@@ -215,7 +220,7 @@ def _bp_lars(mat: np.ndarray, eta: np.ndarray, max_steps: int | None = None) -> 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         _, _, coef = lars_path(mat, eta, method="lasso", alpha_min=0.0, return_path=False,
-                               max_iter=20 * m + 100 if max_steps is None else max_steps, copy_X=True)
+                               max_iter=20 * m + 100, copy_X=True)
     x = np.asarray(coef).ravel()
     scale = max(1.0, float(np.abs(eta).max()))
     if not np.all(np.isfinite(x)) or np.abs(mat @ x - eta).max() > 1e-6 * scale:
@@ -223,15 +228,59 @@ def _bp_lars(mat: np.ndarray, eta: np.ndarray, max_steps: int | None = None) -> 
     return x
 
 
-def _bp_simplex(mat: np.ndarray, eta: np.ndarray) -> np.ndarray | None:
-    """ADMM warm start, primal simplex, certificate (:mod:`.certified_bp`); ``None`` if not certified."""
-    m = mat.shape[0]
-    try:
-        approx = admm_basis_pursuit(mat, eta)
-    except np.linalg.LinAlgError:  # rank(H) < m: no basis of m columns
-        return None
-    start = np.argsort(-np.abs(approx), kind="stable")[:m]
-    return simplex_basis_pursuit(mat, eta, start)
+def _bp_certified(mat: np.ndarray, eta: np.ndarray) -> np.ndarray | None:
+    """Interior point, certificate, simplex crossover (:mod:`.certified_bp`); ``None`` if not certified."""
+    x, ranking = ipm_basis_pursuit(mat, eta)
+    if x is None and ranking.size >= mat.shape[0]:
+        x = simplex_basis_pursuit(mat, eta, ranking[:mat.shape[0]])
+    return x
+
+
+#: The solvers of :func:`basis_pursuit` (``"auto"`` picks one of them).
+BP_METHODS = ("auto", "certified", "lars", "highs")
+
+
+def solve_basis_pursuit(H: object, eta: object, *, method: str = "auto",  # noqa: N803
+                        tolerance: float = 0.0) -> tuple[np.ndarray, str]:
+    """:func:`basis_pursuit` and the name of the solver whose answer it returns.
+
+    Returns
+    -------
+    s : numpy.ndarray, shape (n,)
+    solver : {"certified", "lars", "highs", "lstsq"}
+        ``"certified"``: proved optimal by :func:`~ldpfair.attacks.certified_bp.certify_support`;
+        ``"lars"`` / ``"highs"``: the fallbacks (or the method asked for); ``"lstsq"``:
+        ``m >= n`` with ``rank(H) = n`` (one feasible point).
+    """
+    mat = np.asarray(H, dtype=float)
+    if mat.ndim != 2 or mat.shape[0] < 1 or not np.all(np.isfinite(mat)):
+        raise ValueError(f"H must be a finite (m, n) matrix with m >= 1, got shape {mat.shape}")
+    y = np.asarray(eta, dtype=float)
+    if y.shape != (mat.shape[0],) or not np.all(np.isfinite(y)):
+        raise ValueError(f"eta must be a finite vector of shape ({mat.shape[0]},), got shape {y.shape}")
+    check_choice(method, list(BP_METHODS), "method")
+    tol = float(tolerance)
+    if not tol >= 0.0 or not math.isfinite(tol):
+        raise ValueError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
+    if method in ("lars", "certified") and tol > 0:
+        raise ValueError(f"method={method!r} solves the equality-constrained problem; "
+                         "use method='highs' (or 'auto') with a tolerance")
+    if method == "highs" or tol > 0:
+        return _bp_highs(mat, y, tol), "highs"
+    if mat.shape[0] >= mat.shape[1]:
+        # m >= n: if rank(H) = n the feasible set is one point, the solution of the linear system
+        x, _, rank, _ = np.linalg.lstsq(mat, y, rcond=None)
+        if rank == mat.shape[1]:
+            return x, "lstsq"
+    x = None
+    if method in ("auto", "certified"):
+        x = _bp_certified(mat, y)
+        if x is not None:
+            return x, "certified"
+    x = _bp_lars(mat, y)
+    if x is not None:
+        return x, "lars"
+    return _bp_highs(mat, y, 0.0), "highs"
 
 
 def basis_pursuit(H: object, eta: object, *, method: str = "auto", tolerance: float = 0.0) -> np.ndarray:  # noqa: N803
@@ -243,24 +292,22 @@ def basis_pursuit(H: object, eta: object, *, method: str = "auto", tolerance: fl
         Sensing matrix.
     eta : array_like, shape (m,)
         Measurements.
-    method : {"auto", "highs", "lars", "simplex", "certified"}
-        ``"highs"``: the linear program ``min 1^T (u + w)`` s.t. ``H (u - w) = eta``,
-        ``u, w >= 0`` solved by HiGHS (:func:`scipy.optimize.linprog`). ``"lars"``:
-        the end point (``alpha -> 0``) of the LARS-lasso homotopy path
-        (:func:`sklearn.linear_model.lars_path`), which is the basis-pursuit
-        solution (Donoho & Tsaig 2008) and much faster when ``H`` is large and dense
-        (the LP is the fallback if the path does not reach ``H s = eta``).
-        ``"simplex"``: an ADMM warm start, primal simplex pivots and an optimality
-        certificate (:mod:`ldpfair.attacks.certified_bp`); falls back to ``"lars"``,
-        then ``"highs"``, if the certificate fails. ``"certified"``: the LARS path cut
-        at ``2 m`` steps (sparse solutions, e.g. from exact answers, end within it),
-        then ``"simplex"`` (noisy answers: the full path needs about ``7 m`` steps),
-        then the full path and HiGHS. ``"auto"``: ``"lars"`` for ``tolerance = 0``
-        (what the committed results were computed with: the certified solvers find
-        the exact minimiser, which differs from the LARS end point by a few recovered
-        attributes in some noisy cells), else ``"highs"``. When ``m >= n`` and
-        ``rank(H) = n`` the only feasible point (the solution of the linear system) is
-        returned directly.
+    method : {"auto", "certified", "lars", "highs"}
+        ``"certified"``: a primal-dual interior-point method on the ``m x m`` normal
+        equations, whose iterates propose a support until a certificate in float64
+        proves one optimal (:mod:`ldpfair.attacks.certified_bp`; a simplex crossover
+        if none does); about 20 dense steps. If nothing is certified, the LARS path
+        and then HiGHS take over. ``"lars"``: the end point (``alpha -> 0``) of the
+        LARS-lasso homotopy path (:func:`sklearn.linear_model.lars_path`), the
+        basis-pursuit solution in exact arithmetic (Donoho & Tsaig 2008); along the
+        ``7 m`` steps it needs from noisy answers it accumulates rounding and may end
+        a few recovered attributes away from the minimiser (HiGHS is the fallback if
+        it does not reach ``H s = eta``). ``"highs"``: the linear program
+        ``min 1^T (u + w)`` s.t. ``H (u - w) = eta``, ``u, w >= 0`` in HiGHS
+        (:func:`scipy.optimize.linprog`; minutes on dense problems with
+        ``n = 10,000``). ``"auto"``: ``"certified"`` for ``tolerance = 0``, else
+        ``"highs"``. When ``m >= n`` and ``rank(H) = n`` the only feasible point
+        (the solution of the linear system) is returned directly.
     tolerance : float
         Noise-aware variant (basis pursuit denoising with an l-infinity residual):
         ``> 0`` replaces the equality by ``|H s - eta| <= tolerance`` (an LP, HiGHS).
@@ -268,35 +315,12 @@ def basis_pursuit(H: object, eta: object, *, method: str = "auto", tolerance: fl
     Returns
     -------
     numpy.ndarray, shape (n,)
+
+    See Also
+    --------
+    solve_basis_pursuit : the same, with the name of the solver that answered.
     """
-    mat = np.asarray(H, dtype=float)
-    if mat.ndim != 2 or mat.shape[0] < 1 or not np.all(np.isfinite(mat)):
-        raise ValueError(f"H must be a finite (m, n) matrix with m >= 1, got shape {mat.shape}")
-    y = np.asarray(eta, dtype=float)
-    if y.shape != (mat.shape[0],) or not np.all(np.isfinite(y)):
-        raise ValueError(f"eta must be a finite vector of shape ({mat.shape[0]},), got shape {y.shape}")
-    check_choice(method, ["auto", "highs", "lars", "simplex", "certified"], "method")
-    tol = float(tolerance)
-    if not tol >= 0.0 or not math.isfinite(tol):
-        raise ValueError(f"tolerance must be a finite number >= 0, got {tolerance!r}")
-    if method in ("lars", "simplex", "certified") and tol > 0:
-        raise ValueError(f"method={method!r} solves the equality-constrained problem; "
-                         "use method='highs' with a tolerance")
-    if method == "highs" or tol > 0:
-        return _bp_highs(mat, y, tol)
-    if mat.shape[0] >= mat.shape[1]:
-        # m >= n: if rank(H) = n the feasible set is one point, the solution of the linear system
-        x, _, rank, _ = np.linalg.lstsq(mat, y, rcond=None)
-        if rank == mat.shape[1]:
-            return x
-    x = None
-    if method == "certified":
-        x = _bp_lars(mat, y, max_steps=2 * mat.shape[0])
-    if x is None and method in ("certified", "simplex"):
-        x = _bp_simplex(mat, y)
-    if x is None:
-        x = _bp_lars(mat, y)
-    return _bp_highs(mat, y, 0.0) if x is None else x
+    return solve_basis_pursuit(H, eta, method=method, tolerance=tolerance)[0]
 
 
 def reveal_compressed(H: object, sp: object, n1: int, n0: int, *, method: str = "auto",  # noqa: N803
@@ -331,9 +355,9 @@ def reveal_compressed(H: object, sp: object, n1: int, n0: int, *, method: str = 
     if n1 + n0 != mat.shape[1]:
         raise ValueError(f"n1 + n0 = {n1 + n0} differs from the {mat.shape[1]} columns of H")
     eta = mat.sum(axis=1) / n1 - answers  # H s = H r - SP (the paper's Algorithm 2 flips the sign)
-    s = basis_pursuit(mat, eta, method=method, tolerance=tolerance)
+    s, solver = solve_basis_pursuit(mat, eta, method=method, tolerance=tolerance)
     threshold = 0.5 * (1.0 / n1 + 1.0 / n0)
-    return RevealResult(np.where(s > threshold, 0, 1).astype(np.int64), s, threshold)
+    return RevealResult(np.where(s > threshold, 0, 1).astype(np.int64), s, threshold, solver)
 
 
 def absolute_sp_partition(oracle: Callable[[np.ndarray], np.ndarray], n: int) -> tuple[np.ndarray, int]:

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ..identity import callable_id, check_version, pinned_identity
+from ..identity import callable_id, check_version, draws_identity, pinned_identity
 from .grid import canonical_json, config_key, seed_from
 
 __all__ = ["Sweep", "SweepTask"]
@@ -85,10 +85,13 @@ class SweepTask:
         return {"sweep": self.sweep_name, **self.params, "seed": self.seed}
 
     def rng(self) -> np.random.Generator:
-        """The task's generator (keyed by function, parameters and seed; not by the key's schema)."""
-        return np.random.default_rng(
-            seed_from("sweep", self.config["func"], self.config["params"], self.seed)
-        )
+        """The task's generator (keyed by function, parameters and seed; not by the key's schema).
+
+        The function is named by :func:`~ldpfair.identity.draws_identity`: a new
+        version pinned with ``draws=`` keeps the draws of the version it names.
+        """
+        func = self.identity if self.identity is not None else draws_identity(self.func)
+        return np.random.default_rng(seed_from("sweep", func, self.config["params"], self.seed))
 
     def execute(self) -> dict[str, Any]:
         """Run the function; return its metrics plus ``t_total`` (seconds)."""
@@ -205,6 +208,8 @@ class Sweep:
             "kind": "sweep",
             "name": self.name,
             "func": self.identity or callable_id(self.func),
+            **({} if self.identity is not None or draws_identity(self.func) == callable_id(self.func)
+               else {"draws": draws_identity(self.func)}),
             "param_sets": self.param_sets if len(self.param_sets) <= 200 else len(self.param_sets),
             "seeds": self.seeds,
             "tasks": len(self),

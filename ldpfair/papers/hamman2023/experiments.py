@@ -132,6 +132,11 @@ def _attack(H: np.ndarray, a: np.ndarray, epsilon: float, mechanism: str,  # noq
     paper experiments; a reading named explicitly (the readings experiment, even
     ``"theorem5"``) also returns ``rms_sp_err``, which those files do not have.
     ``bounded=False`` lets ``H`` hold unclipped scores (:data:`CLIP_MODELS`).
+
+    Version 2 of the trial functions (pinned with ``draws=`` the first version, so
+    every run keeps its random draws) solves basis pursuit with the certified
+    solver (:func:`ldpfair.attacks.solve_basis_pursuit`) instead of the end point
+    of the LARS path, and records which solver answered (``bp_solver``).
     """
     n1, n0 = attacks.group_sizes(a)
     sp = attacks.sp_queries(H, a, bounded=bounded)
@@ -140,14 +145,16 @@ def _attack(H: np.ndarray, a: np.ndarray, epsilon: float, mechanism: str,  # noq
     res = attacks.reveal_compressed(H, answered, n1, n0, bounded=bounded)
     na, nb = attacks.recovered(a, res.a_hat)
     err = np.abs(answered - sp)
-    out = {"N1": n1, "N0": n0, "avg_sp_err": float(np.mean(err)), "median_sp_err": float(np.median(err))}
+    out: dict[str, Any] = {"N1": n1, "N0": n0, "avg_sp_err": float(np.mean(err)),
+                           "median_sp_err": float(np.median(err))}
     if noise_reading is not None:
         out["rms_sp_err"] = float(np.sqrt(np.mean(err ** 2)))
-    out.update(leakage=attacks.leakage(a, res.a_hat), recovered=na + nb, recovered_adv=na, recovered_dis=nb)
+    out.update(leakage=attacks.leakage(a, res.a_hat), recovered=na + nb, recovered_adv=na, recovered_dis=nb,
+               bp_solver=res.solver)
     return out
 
 
-@versioned("aae6c1a65a94", name="ldpfair.papers.hamman2023.adult_trial")
+@versioned("2", name="ldpfair.papers.hamman2023.adult_trial", draws="aae6c1a65a94")
 def adult_trial(n: int, m: int, epsilon: float, mechanism: str, model_seed: int,
                 rng: np.random.Generator, clip_models: bool = CLIP_MODELS) -> dict[str, Any]:
     """One Adult run (Fig. 1, Table 1): draw ``n`` test individuals, query ``m`` perturbed models.
@@ -167,7 +174,7 @@ def adult_trial(n: int, m: int, epsilon: float, mechanism: str, model_seed: int,
     return out
 
 
-@versioned("00bf70cfd11c", name="ldpfair.papers.hamman2023.adult_reading_trial")
+@versioned("2", name="ldpfair.papers.hamman2023.adult_reading_trial", draws="00bf70cfd11c")
 def adult_reading_trial(n: int, m: int, epsilon: float, mechanism: str, model_seed: int, noise_reading: str,
                         rng: np.random.Generator) -> dict[str, Any]:
     """:func:`adult_trial` with the noise scale under another reading (:func:`ldpfair.attacks.noise_scale`).
@@ -184,7 +191,7 @@ def adult_reading_trial(n: int, m: int, epsilon: float, mechanism: str, model_se
     return _attack(H, a, epsilon, mechanism, rng, noise_reading=noise_reading)
 
 
-@versioned("fa77a926338b", name="ldpfair.papers.hamman2023.synthetic_trial")
+@versioned("2", name="ldpfair.papers.hamman2023.synthetic_trial", draws="fa77a926338b")
 def synthetic_trial(n: int, n0: int, m: int, epsilon: float, mechanism: str,
                     rng: np.random.Generator) -> dict[str, Any]:
     """One synthetic run (Fig. 2, Tables 2-3): ``N0`` of ``n`` disadvantaged, ``m`` random binary models."""
@@ -195,7 +202,7 @@ def synthetic_trial(n: int, n0: int, m: int, epsilon: float, mechanism: str,
     return _attack(H, a, epsilon, mechanism, rng)
 
 
-@versioned("e9d58fe512ce", name="ldpfair.papers.hamman2023.german_trial")
+@versioned("2", name="ldpfair.papers.hamman2023.german_trial", draws="e9d58fe512ce")
 def german_trial(m: int, epsilon: float, mechanism: str, model_seed: int,
                  rng: np.random.Generator, clip_models: bool = CLIP_MODELS) -> dict[str, Any]:
     """One German-credit run (Fig. 4, Table 4): all 1,000 applicants, ``m`` perturbed models."""
@@ -301,10 +308,9 @@ def compute(names: list[str] | None = None, *, n_jobs: int = 1, large_n_seeds: i
             cache: str | os.PathLike[str] | None = None) -> dict[str, pd.DataFrame]:
     """Compute and save the paper profile.
 
-    Basis pursuit takes about 45 s per run at ``n = 10,000`` from concealed answers
-    (about 8 core-hours for the 740 runs of Fig. 2 and Tables 2-3 there);
-    ``large_n_seeds`` limits those cells to the runs with seed ``< large_n_seeds``
-    for a first look (``None``: every run).
+    The 740 runs with ``n = 10,000`` of Fig. 2 and Tables 2-3 are most of the cost
+    (basis pursuit takes a few seconds each there); ``large_n_seeds`` limits those
+    cells to the runs with seed ``< large_n_seeds`` for a first look (``None``: every run).
     The book shows the resulting coverage (``coverage_note``). Finished tasks are kept in
     ``cache`` (default ``$LDPFAIR_CACHE`` or ``.ldpfair_cache`` in the repository), so an
     interrupted computation resumes.

@@ -42,12 +42,28 @@ def data_cards(specs: Sequence[tuple[str, Mapping[str, object]]]) -> Table:
 
 
 def coverage(res: Mapping[str, pd.DataFrame], note: Callable[[Mapping[str, int]], str]) -> Table:
-    """Cells present per experiment; ``note`` is :func:`ldpfair.experiments.coverage_note`."""
+    """Cells present per experiment, and which basis-pursuit solver answered its runs.
+
+    ``note`` is :func:`ldpfair.experiments.coverage_note`. The solver column counts the
+    runs by ``bp_solver`` (:func:`ldpfair.attacks.solve_basis_pursuit`): ``certified``
+    (proved optimal), ``linear system`` (``m >= n``: one feasible point), or a fallback.
+    """
+    names = {"certified": "certified", "lstsq": "linear system", "lars": "LARS (fallback)",
+             "highs": "HiGHS (fallback)"}
+
+    def solvers(frame: pd.DataFrame) -> str:
+        if "bp_solver" not in frame:
+            return "(no basis pursuit)"
+        counts = frame["bp_solver"].value_counts()
+        return ", ".join(f"{names.get(str(k), str(k))} {int(c):,}" for k, c in counts.items())
+
     rows = pd.DataFrame([{"results": k, "present": v.attrs["coverage"]["present"],
-                          "total": v.attrs["coverage"]["total"], "note": note(v.attrs["coverage"])}
+                          "total": v.attrs["coverage"]["total"], "solver": solvers(v),
+                          "note": note(v.attrs["coverage"])}
                          for k, v in res.items()])
-    return table(rows, key="results", text="note",
-                 labels={"results": "experiment", "present": "cells present", "total": "cells"},
+    return table(rows, key="results", text=["solver", "note"],
+                 labels={"results": "experiment", "present": "cells present", "total": "cells",
+                         "solver": "basis pursuit solved by"},
                  caption="Coverage of the committed results of each experiment.")
 
 
