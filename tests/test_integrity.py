@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 from ldpfair import experiments as ex
+from ldpfair import papers
 from ldpfair.experiments.results import ResultsIntegrityError, VerificationError
 
 
@@ -321,3 +322,30 @@ def test_privileged_matching_no_row_is_named_and_lengths_name_the_callers_argume
         m.soft_statistical_parity([0.1, 0.5], sensitive_features=[0, 1, 1])
     with pytest.raises(ValueError, match="sensitive_features has 3 entries but y has 2"):
         m.data_unfairness([1, 0], sensitive_features=[0, 1, 1])
+
+
+def test_recomputed_cells_reads_the_metadata_and_refuses_a_key_list_without_a_reason(tmp_path):
+    from ldpfair.experiments import recomputed_cells
+
+    (tmp_path / "a.meta.json").write_text(json.dumps({"n_rows": 10, "recomputed_cells": ["k1", "k2"],
+                                                      "recomputed_why": "kernels"}))
+    (tmp_path / "b.meta.json").write_text(json.dumps({"n_rows": 5}))  # nothing recomputed: no row
+    out = recomputed_cells(tmp_path)
+    assert out.to_dict("records") == [{"file": "a", "rows": 10, "recomputed": 2, "why": "kernels"}]
+    (tmp_path / "c.meta.json").write_text(json.dumps({"n_rows": 5, "recomputed_cells": ["k"]}))
+    with pytest.raises(ResultsIntegrityError, match="c.meta.json: recomputed_cells must be a list"):
+        recomputed_cells(tmp_path)
+    with pytest.raises(FileNotFoundError, match="is not a folder of results"):
+        recomputed_cells(tmp_path / "missing")
+
+
+@pytest.mark.parametrize("paper", papers.PAPERS)
+def test_every_recomputed_cell_is_a_committed_cell(paper):
+    from ldpfair.experiments import recomputed_cells
+    from ldpfair.experiments.notebooks import results_dir
+
+    folder = results_dir(paper)
+    for rec in recomputed_cells(folder).itertuples():
+        keys = set(pd.read_csv(folder / f"{rec.file}.csv.gz", usecols=["key"])["key"])
+        listed = json.loads((folder / f"{rec.file}.meta.json").read_text())["recomputed_cells"]
+        assert len(set(listed)) == rec.recomputed and set(listed) <= keys, rec.file

@@ -51,6 +51,7 @@ __all__ = [
     "verify_results",
     "coverage_note",
     "metric_columns",
+    "recomputed_cells",
     "results_paths",
 ]
 
@@ -416,6 +417,43 @@ def _rows(stored: pd.DataFrame, hits: list[tuple[Any, int]]) -> pd.DataFrame:
     if row_dtype != np.dtype(object):
         values = values.astype(row_dtype)
     return pd.concat([label_frame, keys, values], axis=1)
+
+
+def recomputed_cells(folder: str | os.PathLike[str]) -> pd.DataFrame:
+    """Cells of committed files that were recomputed after the file was written, and why.
+
+    Reads every ``*.meta.json`` of ``folder`` (a paper's results folder) that records
+    ``recomputed_cells`` (the keys) and ``recomputed_why`` (the reason).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per such file, in name order: ``file`` (the results name), ``rows``
+        (the file's cells), ``recomputed`` (how many of them) and ``why``; empty if none.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``folder`` is not a folder.
+    ResultsIntegrityError
+        If a metadata file is not a JSON object, or records keys without a reason.
+    """
+    root = Path(folder)
+    if not root.is_dir():
+        raise FileNotFoundError(f"{root} is not a folder of results")
+    rows = []
+    for meta_path in sorted(root.glob("*.meta.json")):
+        meta = _read_meta(meta_path, meta_path.with_name(meta_path.name.replace(".meta.json", ".csv.gz")))
+        keys = meta.get("recomputed_cells")
+        if keys is None:
+            continue
+        why = meta.get("recomputed_why")
+        if not isinstance(keys, list) or not isinstance(why, str) or not why:
+            raise ResultsIntegrityError(f"{meta_path}: recomputed_cells must be a list of keys "
+                                        "with a recomputed_why text")
+        rows.append({"file": meta_path.name[: -len(".meta.json")], "rows": int(meta.get("n_rows", 0)),
+                     "recomputed": len(keys), "why": why})
+    return pd.DataFrame(rows, columns=["file", "rows", "recomputed", "why"])
 
 
 def coverage_note(coverage: Mapping[str, int], what: str = "cells") -> str:
