@@ -150,17 +150,15 @@ def callable_id(obj: object) -> object:
     return f"callable:{name}:{digest}"
 
 
-def draws_identity(obj: object) -> object:
-    """The identity that seeds ``obj``'s random draws: :func:`callable_id`, or the ``draws`` version.
+def draws_identity(obj: object) -> str | None:
+    """``"callable:<name>:<draws>"`` if ``obj`` was pinned with ``versioned(..., draws=)``, else ``None``.
 
-    Equal to ``callable_id(obj)`` unless ``obj`` was pinned by :func:`versioned`
-    with ``draws=``, in which case the version part is that of the draws kept.
+    The identity that seeds ``obj``'s random draws in place of its own
+    (:func:`callable_id`) when it keeps an earlier version's draws.
     """
     pin = pinned_identity(obj)
     kept = getattr(obj, "__dict__", {}).get(DRAWS_ATTRIBUTE)
-    if pin is None or kept is None:
-        return callable_id(obj)
-    return f"callable:{pin[0]}:{kept}"
+    return None if pin is None or kept is None else f"callable:{pin[0]}:{kept}"
 
 
 @functools.lru_cache(maxsize=4096)

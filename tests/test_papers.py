@@ -179,13 +179,16 @@ def test_a_new_version_can_keep_the_draws_of_an_old_one():
     fresh = versioned("2", name="tests.trial")(trial3)
     t_old, t_kept, t_fresh = (ex.Sweep(f, params={"n": [1, 2]}, seeds=3).tasks() for f in (old, kept, fresh))
     assert callable_id(kept) == callable_id(fresh) == "callable:tests.trial:2"
-    assert draws_identity(kept) == "callable:tests.trial:1" and draws_identity(fresh) == callable_id(fresh)
+    assert draws_identity(kept) == "callable:tests.trial:1" and draws_identity(fresh) is None
     for a, b, c in zip(t_old, t_kept, t_fresh, strict=True):
         assert a.key != b.key == c.key  # the new version is recomputed ...
         x_a, x_b, x_c = a.execute()["x"], b.execute()["x"], c.execute()["x"]
         assert x_b == x_a + 1.0  # ... from the old draws
         assert x_c != x_a + 1.0  # without draws=, a new version draws afresh
     assert ex.Sweep(kept, params={"n": [1]}).describe()["draws"] == "callable:tests.trial:1"
+    # the same with the version given to the sweep too
+    t_named = ex.Sweep(kept, params={"n": [1, 2]}, seeds=3, version="2").tasks()
+    assert [t.execute()["x"] for t in t_named] == [a.execute()["x"] + 1.0 for a in t_old]
     assert "draws" not in ex.Sweep(fresh, params={"n": [1]}).describe()
     with pytest.raises(ValueError, match="version must be a non-empty string"):
         versioned("2", draws="")

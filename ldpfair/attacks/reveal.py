@@ -272,7 +272,6 @@ def solve_basis_pursuit(H: object, eta: object, *, method: str = "auto",  # noqa
         x, _, rank, _ = np.linalg.lstsq(mat, y, rcond=None)
         if rank == mat.shape[1]:
             return x, "lstsq"
-    x = None
     if method in ("auto", "certified"):
         x = _bp_certified(mat, y)
         if x is not None:

@@ -442,8 +442,9 @@ def recomputed_cells(folder: str | os.PathLike[str]) -> pd.DataFrame:
     if not root.is_dir():
         raise FileNotFoundError(f"{root} is not a folder of results")
     rows = []
-    for meta_path in sorted(root.glob("*.meta.json")):
-        meta = _read_meta(meta_path, meta_path.with_name(meta_path.name.replace(".meta.json", ".csv.gz")))
+    for path in sorted(root.glob("*.meta.json")):
+        csv_path, meta_path = results_paths(path)
+        meta = _read_meta(meta_path, csv_path)
         keys = meta.get("recomputed_cells")
         if keys is None:
             continue
@@ -451,7 +452,7 @@ def recomputed_cells(folder: str | os.PathLike[str]) -> pd.DataFrame:
         if not isinstance(keys, list) or not isinstance(why, str) or not why:
             raise ResultsIntegrityError(f"{meta_path}: recomputed_cells must be a list of keys "
                                         "with a recomputed_why text")
-        rows.append({"file": meta_path.name[: -len(".meta.json")], "rows": int(meta.get("n_rows", 0)),
+        rows.append({"file": csv_path.name[: -len(".csv.gz")], "rows": int(meta.get("n_rows", 0)),
                      "recomputed": len(keys), "why": why})
     return pd.DataFrame(rows, columns=["file", "rows", "recomputed", "why"])
 

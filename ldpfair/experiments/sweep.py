@@ -90,7 +90,7 @@ class SweepTask:
         The function is named by :func:`~ldpfair.identity.draws_identity`: a new
         version pinned with ``draws=`` keeps the draws of the version it names.
         """
-        func = self.identity if self.identity is not None else draws_identity(self.func)
+        func = draws_identity(self.func) or self.config["func"]
         return np.random.default_rng(seed_from("sweep", func, self.config["params"], self.seed))
 
     def execute(self) -> dict[str, Any]:
@@ -204,12 +204,12 @@ class Sweep:
 
     def describe(self) -> dict[str, Any]:
         """JSON-able description for result metadata."""
+        draws = draws_identity(self.func)
         return {
             "kind": "sweep",
             "name": self.name,
             "func": self.identity or callable_id(self.func),
-            **({} if self.identity is not None or draws_identity(self.func) == callable_id(self.func)
-               else {"draws": draws_identity(self.func)}),
+            **({"draws": draws} if draws is not None else {}),
             "param_sets": self.param_sets if len(self.param_sets) <= 200 else len(self.param_sets),
             "seeds": self.seeds,
             "tasks": len(self),
