@@ -98,6 +98,9 @@ def exit_code(exc: BaseException) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit code."""
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--version"] and len(argv) > 1:
+        parser.error(f"--version takes no other argument, got {' '.join(argv[1:])!r}")
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
@@ -105,6 +108,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmd = args.command
     try:
         debug = config.debug()
+        # resolve relative LDPFAIR_* paths against the caller's folder, once: a notebook kernel runs
+        # in another folder and inherits the absolute paths
+        config.absolute_paths()
     except ValueError as exc:
         print(f"ldpfair {cmd}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE

@@ -22,9 +22,14 @@ variable                   accessor                          kind
 =========================  ================================  ==========================
 
 Rules shared by every variable: unset and the empty string mean "use the
-default". A path is taken as written (``~`` expanded); a value with leading or
-trailing white space, a folder variable naming an existing file, or a file
-variable naming an existing folder is refused. A flag is ``1`` (on) or ``0``
+default". A path has ``~`` expanded and, when relative, is resolved against the
+working folder of the process that reads it first: :func:`path_from_env` writes
+the absolute path back into the environment, so a child process (a notebook
+kernel, which runs in another folder) inherits the same folder;
+:func:`absolute_paths` does this for every path variable at once (the command
+line calls it on start). A value with leading or trailing white space, a
+folder variable naming an existing file, or a file variable naming an existing
+folder is refused. A flag is ``1`` (on) or ``0``
 (off). Anything else raises one :class:`ValueError` naming the variable, the
 value and what is valid.
 """
@@ -40,6 +45,7 @@ from pathlib import Path
 __all__ = [
     "VARIABLES",
     "Variable",
+    "absolute_paths",
     "blas_kernels",
     "select_blas_kernels",
     "compute",
@@ -165,7 +171,11 @@ def path_from_env(name: str, kind: str = "folder") -> Path | None:
     Returns
     -------
     pathlib.Path or None
-        The value with ``~`` expanded; it need not exist.
+        The value with ``~`` expanded, as an absolute path (a relative one is
+        resolved against the current working folder, and the absolute path is
+        written back into ``os.environ[name]`` so that later reads and child
+        processes see the same folder whatever their working folder); it need
+        not exist.
 
     Raises
     ------
@@ -181,12 +191,44 @@ def path_from_env(name: str, kind: str = "folder") -> Path | None:
     valid = f"a path to a {kind} (`~` expanded), or unset"
     if value != value.strip():
         raise _invalid(name, value, valid, " (leading or trailing white space)")
-    path = Path(value).expanduser()
+    path = Path(os.path.abspath(Path(value).expanduser()))
+    if os.fspath(path) != value:
+        # resolved once, against the working folder of the first reader; a notebook kernel
+        # started later (in its own folder) inherits the absolute path
+        os.environ[name] = os.fspath(path)
     if kind == "folder" and path.is_file():
         raise _invalid(name, value, valid, " (it names a file)")
     if kind == "file" and path.is_dir():
         raise _invalid(name, value, valid, " (it names a folder)")
     return path
+
+
+def absolute_paths() -> dict[str, str]:
+    """Make every path variable of :data:`VARIABLES` that is set absolute in ``os.environ``.
+
+    A relative value is resolved against the current working folder (see
+    :func:`path_from_env`), so that a notebook kernel started afterwards in
+    another folder reads the same folders. A value that is not valid is left as
+    it is (its accessor raises the error when it is read).
+
+    Returns
+    -------
+    dict of str to str
+        The variables that were changed, with their new value.
+    """
+    changed: dict[str, str] = {}
+    for v in VARIABLES:
+        if v.kind not in ("folder", "file"):
+            continue
+        before = os.environ.get(v.name)
+        try:
+            path_from_env(v.name, v.kind)
+        except ValueError:
+            continue
+        after = os.environ.get(v.name)
+        if after is not None and after != before:
+            changed[v.name] = after
+    return changed
 
 
 def _flag(name: str) -> bool:
