@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from .notebooks import (
+    NotebookFailed,
     describe_parameters,
     execute,
     figures_dir,
@@ -28,7 +29,7 @@ def add_subcommand(subparsers: Any) -> None:
         description=(
             "Execute the notebook of PAPER with papermill, its `parameters` cell overridden, "
             "writing the executed notebook to runs/PAPER/PAPER.ipynb (or -o OUT.ipynb) and its "
-            "figures to OUT_files/figures. Parameters are checked against the paper's declared "
+            "figures to OUT_files/figures/PAPER. Parameters are checked against the paper's declared "
             "types and domains (see --list) and its grid builder before any kernel starts. "
             "With the paper profile, the cells in the committed results are read and the others "
             "(parameters outside the committed grid) computed; the command ends with one line "
@@ -36,11 +37,14 @@ def add_subcommand(subparsers: Any) -> None:
         ),
     )
     p.add_argument("paper", nargs="?", help="paper name (see --list)")
-    p.add_argument("--list", action="store_true", help="list the papers and their parameters")
+    p.add_argument("--list", action="store_true",
+                   help="list the papers and their parameters (only PAPER's when one is named)")
     p.add_argument("--profile", choices=("quick", "paper"), help="set the `profile` parameter")
     p.add_argument("-p", "--parameter", nargs=2, action="append", default=[],
                    metavar=("NAME", "VALUE"), help="set a parameter (a Python literal)")
-    p.add_argument("-o", "--output", help="executed notebook (default runs/PAPER/PAPER.ipynb)")
+    p.add_argument("-o", "--output", help="executed notebook (default runs/PAPER/PAPER.ipynb); an "
+                   "existing file is replaced, and only by a complete notebook (a failed run leaves "
+                   "OUT.failed.ipynb and says so)")
     p.add_argument("--notebooks", help="folder of the paper notebooks (default ./notebooks)")
     p.add_argument("--notebook", help="run this notebook file instead of a paper's")
     p.add_argument("--kernel", default="python3", help="Jupyter kernel name (default python3)")
@@ -50,17 +54,26 @@ def add_subcommand(subparsers: Any) -> None:
     p.set_defaults(func=_main)
 
 
+def _list(args: argparse.Namespace) -> int:
+    if args.notebook:
+        raise ValueError("--list lists the papers' notebooks; drop --notebook (its parameters: "
+                         "`ldpfair run --notebook PATH -p NAME VALUE` checks them)")
+    books = list_notebooks(args.notebooks)
+    if not books:
+        print(f"no paper notebooks in {notebooks_dir(args.notebooks)}")
+        return 1
+    if args.paper:
+        books = {args.paper: find_notebook(args.paper, args.notebooks)}
+    for name, path in books.items():
+        print(f"{name}  ({path})")
+        print(describe_parameters(read_parameters(path), name))
+        print()
+    return 0
+
+
 def _main(args: argparse.Namespace) -> int:
     if args.list:
-        books = list_notebooks(args.notebooks)
-        if not books:
-            print(f"no paper notebooks in {notebooks_dir(args.notebooks)}")
-            return 1
-        for name, path in books.items():
-            print(f"{name}  ({path})")
-            print(describe_parameters(read_parameters(path), name))
-            print()
-        return 0
+        return _list(args)
     if args.notebook:
         if args.paper:
             raise ValueError("give either a paper or --notebook PATH, not both")
@@ -85,28 +98,31 @@ def _main(args: argparse.Namespace) -> int:
     import os
     import tempfile
 
-    from papermill.exceptions import PapermillExecutionError
-
     from .. import config
     from .profiles import provenance_summary
 
+    paper = Path(path).stem
+    target = Path(args.output) if args.output else Path("runs") / paper / f"{paper}.ipynb"
+    replaced = target.is_file()
     fd, ledger = tempfile.mkstemp(prefix="ldpfair-run-", suffix=".jsonl")
     os.close(fd)
     try:
         # inherited by the kernel: complete the paper profile and record the provenance
         with config.exported(config.RUN_LEDGER, ledger):
-            out = execute(path, params, output=args.output, kernel_name=args.kernel,
+            out = execute(path, params, output=target, kernel_name=args.kernel,
                           prepare_only=args.prepare_only, log_output=args.log_output)
-        summary = provenance_summary(Path(path).stem, ledger)
-    except PapermillExecutionError as exc:
-        print(f"ldpfair run: the notebook failed in cell {exc.exec_count}: {exc.ename}: "
+        summary = provenance_summary(paper, ledger)
+    except NotebookFailed as exc:
+        print(f"ldpfair run: error: the notebook failed in cell {exc.cell}: {exc.ename}: "
               f"{exc.evalue}", file=sys.stderr)
-        print("the partially executed notebook was written to the output folder", file=sys.stderr)
+        print(f"the partially executed notebook: {exc.partial}"
+              + (f" ({target} was left as it was)" if replaced else ""), file=sys.stderr)
         return 1
     finally:
         Path(ledger).unlink(missing_ok=True)
-    print(f"executed notebook: {out}")
-    print(f"figures folder: {figures_dir(out) / 'figures'}")
+    print(f"executed notebook: {out}" + (" (replaced the previous one)" if replaced else ""))
+    figures = figures_dir(out) / "figures"
+    print(f"figures folder: {figures / paper if (figures / paper).is_dir() else figures}")
     if not args.prepare_only:
         print("\n".join(summary))
     return 0

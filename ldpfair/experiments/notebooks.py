@@ -72,13 +72,17 @@ def results_dir(paper: str | None = None) -> Path:
 
 
 def list_notebooks(folder: str | os.PathLike[str] | None = None) -> dict[str, Path]:
-    """Paper name -> notebook file, for every notebook with a ``parameters`` cell."""
+    """Paper name -> notebook file, for every notebook with a ``parameters`` cell.
+
+    A name starting with ``_`` (``_template``, the skeleton of a new chapter) is
+    not a paper: it is not listed (run it with ``ldpfair run --notebook PATH``).
+    """
     root = notebooks_dir(folder)
     out: dict[str, Path] = {}
     if not root.is_dir():
         return out
     for path in sorted(root.iterdir()):
-        if path.suffix in _NOTEBOOK_SUFFIXES and path.stem not in out:
+        if path.suffix in _NOTEBOOK_SUFFIXES and path.stem not in out and not path.stem.startswith("_"):
             try:
                 read_parameters(path)
             except ValueError:
@@ -632,3 +636,24 @@ def myst_to_jupyter(nb: Any, *, bib: str | os.PathLike[str] | None = None,
                     md = data["text/markdown"]
                     data["text/markdown"] = convert("".join(md) if isinstance(md, list) else md)
     return nb
+
+
+def sync_parameters_cell(path: str | os.PathLike[str], *, write: bool = True) -> bool:
+    """Regenerate the comments of a MyST paper notebook's ``parameters`` cell from its declaration.
+
+    See :func:`ldpfair.experiments.parameters.parameters_cell`. Returns whether the
+    cell changed (with ``write=False`` nothing is written: a check).
+    """
+    from .parameters import parameters_cell
+
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r"(```\{code-cell\}[^\n]*\n:tags: \[parameters\]\n\n)(.*?)(\n```)", text, re.S)
+    if m is None:
+        raise ValueError(f"{path}: no MyST code cell tagged parameters")
+    new = parameters_cell(path.stem, m.group(2))
+    if new == m.group(2):
+        return False
+    if write:
+        path.write_text(text[:m.start(2)] + new + text[m.end(2):], encoding="utf-8")
+    return True

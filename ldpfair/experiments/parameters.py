@@ -24,8 +24,9 @@ from typing import Any
 
 from .._validation import check_count, check_epsilon, check_n_jobs, check_real, did_you_mean, interval
 
-__all__ = ["Param", "DECLARATIONS", "check_parameter", "build_check", "profile_param", "boolean", "integer",
-           "real", "choice", "names", "epsilons", "seeds", "n_jobs_param"]
+__all__ = ["Param", "DECLARATIONS", "check_parameter", "check_notebook", "parameters_cell", "build_check",
+           "profile_param", "boolean", "integer", "real", "choice", "names", "epsilons", "seeds",
+           "n_jobs_param"]
 
 Check = Callable[[Any, str], Any]
 
@@ -44,12 +45,28 @@ class Param:
         ``check(value, name)`` returns the value (converted) or raises ValueError.
     accepts_text : bool
         Whether a command-line value that is not a Python literal is taken as a string.
+    values : tuple, optional
+        Every valid value, when there are finitely many (a choice, a switch).
     """
 
     meaning: str
     domain: str
     check: Check
     accepts_text: bool = False
+    values: tuple[Any, ...] | None = None
+    hint: str = ""
+
+    @property
+    def comment(self) -> str:
+        """The comment of the parameter in the notebook's parameters cell (see :func:`parameters_cell`).
+
+        The meaning, then the valid values in short (``hint``), unless the meaning
+        already quotes each value of a choice.
+        """
+        if not self.hint or (self.values is not None and all(
+                f"'{v}'" in self.meaning or f'"{v}"' in self.meaning for v in self.values)):
+            return self.meaning
+        return f"{self.meaning}; {self.hint}"
 
 
 def _kind(value: Any) -> str:
@@ -67,7 +84,7 @@ def boolean(meaning: str) -> Param:
             raise _fail(name, "True or False", value)
         return value
 
-    return Param(meaning, "True or False", check)
+    return Param(meaning, "True or False", check, values=(True, False))
 
 
 def integer(meaning: str, minimum: int, maximum: int | None = None) -> Param:
@@ -80,7 +97,7 @@ def integer(meaning: str, minimum: int, maximum: int | None = None) -> Param:
         except (TypeError, ValueError):
             raise _fail(name, domain, value) from None
 
-    return Param(meaning, domain, check)
+    return Param(meaning, domain, check, hint=domain)
 
 
 def real(meaning: str, low: float, high: float = math.inf, *, low_open: bool = False,
@@ -98,7 +115,7 @@ def real(meaning: str, low: float, high: float = math.inf, *, low_open: bool = F
         except (TypeError, ValueError):
             raise _fail(name, domain, value) from None
 
-    return Param(meaning, domain, check)
+    return Param(meaning, domain, check, hint=domain.replace("a real number in ", "in "))
 
 
 def choice(meaning: str, values: Sequence[str]) -> Param:
@@ -110,7 +127,8 @@ def choice(meaning: str, values: Sequence[str]) -> Param:
             raise _fail(name, domain, value, did_you_mean(value, values))
         return value
 
-    return Param(meaning, domain, check, accepts_text=True)
+    return Param(meaning, domain, check, accepts_text=True, values=tuple(values),
+                 hint=" or ".join(f'"{v}"' for v in values))
 
 
 def names(meaning: str, values: Sequence[str], *, none: str | None = None) -> Param:
@@ -133,7 +151,8 @@ def names(meaning: str, values: Sequence[str], *, none: str | None = None) -> Pa
             raise _fail(name, domain, value, " (a name is repeated)")
         return list(value)
 
-    return Param(meaning, domain, check)
+    hint = "a list of " + ", ".join(f'"{v}"' for v in values)
+    return Param(meaning, domain, check, hint=f"None ({none}) or {hint}" if none else hint)
 
 
 def epsilons(meaning: str, none: str) -> Param:
@@ -155,7 +174,7 @@ def epsilons(meaning: str, none: str) -> Param:
             raise _fail(name, domain, value, " (a budget is repeated)")
         return out
 
-    return Param(meaning, domain, check)
+    return Param(meaning, domain, check, hint=f"None ({none}) or a list of budgets > 0")
 
 
 def seeds(meaning: str, none: str, *, lists: bool = True) -> Param:
@@ -177,7 +196,8 @@ def seeds(meaning: str, none: str, *, lists: bool = True) -> Param:
             return [int(v) for v in value]
         raise _fail(name, domain, value)
 
-    return Param(meaning, domain, check)
+    hint = f"None ({none}), a number of seeds" + (" or a list of seeds" if lists else "")
+    return Param(meaning, domain, check, hint=hint)
 
 
 def n_jobs_param() -> Param:
@@ -247,3 +267,79 @@ def build_check(paper: str, values: Mapping[str, Any]) -> None:
         text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         raise ValueError(f"the parameters of {paper} are refused by its grid builder: "
                          f"{str(text).splitlines()[0]}") from None
+
+
+def check_notebook(paper: str, namespace: Mapping[str, Any], *, build: bool = True) -> dict[str, Any]:
+    """Check a running notebook's parameter values against ``paper``'s declaration; return them converted.
+
+    The notebook calls this right after its ``parameters`` cell (``check_notebook("xu2019",
+    globals())``), so a value edited by hand in Jupyter meets the same checks as one given
+    to ``ldpfair run -p`` (the same declaration, :data:`DECLARATIONS`), then (``build``)
+    the chapter's grid builder (:func:`build_check`).
+
+    Parameters
+    ----------
+    paper : str
+        A registered paper.
+    namespace : mapping
+        The notebook's variables (``globals()``); every declared parameter must be in it.
+    build : bool
+        Also declare the experiments with these values.
+
+    Raises
+    ------
+    ValueError
+        One line naming the parameter and what is valid.
+    """
+    decl = DECLARATIONS[paper]
+    missing = [name for name in decl if name not in namespace]
+    if missing:
+        raise ValueError(f"the notebook of {paper} does not set the parameter(s) {', '.join(missing)}")
+    values = {name: d.check(namespace[name], name) for name, d in decl.items()}
+    if build:
+        build_check(paper, values)
+    return values
+
+
+def parameters_cell(paper: str, source: str, *, width: int = 88) -> str:
+    """``source`` (a ``parameters`` cell) with each assignment's comment generated from the declaration.
+
+    Each line ``name = value`` gets ``  # <comment>`` (:attr:`Param.comment`); when
+    that would make the line longer than ``width`` the comment goes on the lines
+    above it, wrapped. Other comment lines are dropped; the assignments are kept as
+    written. ``tests/test_cli_run.py`` checks that every notebook's cell is what this
+    returns, so the comments never offer a value that ``ldpfair run`` refuses.
+
+    Raises
+    ------
+    ValueError
+        If the cell assigns a name the paper does not declare, or misses one it declares.
+    """
+    import ast
+    import textwrap
+
+    decl = DECLARATIONS[paper]
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    out: list[str] = []
+    seen = []
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
+        if not isinstance(target, ast.Name) or target.id not in decl:
+            name = target.id if isinstance(target, ast.Name) else ast.unparse(node)
+            raise ValueError(f"parameter {name!r} of the {paper} notebook is not declared; declared: "
+                             f"{', '.join(decl)}")
+        seen.append(target.id)
+        code = "\n".join(lines[node.lineno - 1:node.end_lineno])
+        code = code[:len(code) - len(lines[node.end_lineno - 1]) + (node.end_col_offset or 0)].rstrip()
+        comment = decl[target.id].comment
+        one = f"{code}  # {comment}"
+        if "\n" not in code and len(one) <= width:
+            out.append(one)
+        else:
+            out += [f"# {t}" for t in textwrap.wrap(comment, width - 2, break_on_hyphens=False)] + [code]
+    missing = [n for n in decl if n not in seen]
+    if missing:
+        raise ValueError(f"the parameters cell of {paper} lacks the declared parameter(s) "
+                         f"{', '.join(missing)}")
+    return "\n".join(out)

@@ -9,8 +9,9 @@ given ``results``, writes the committed files.
 ``ldpfair run`` sets ``LDPFAIR_RUN_LEDGER`` to a file: the paper profile is then
 completed, the cells that the committed results lack (parameters outside the
 committed grid) computed and the others read, and every experiment appends one
-line ``{"experiment", "committed", "computed"}`` to that file, from which the
-command prints where the cells came from (:func:`provenance_summary`).
+line ``{"experiment", "committed", "cached", "computed"}`` to that file, from
+which the command prints where the cells came from (:func:`provenance_summary`):
+read from the committed results, read from the per-task cache, or computed.
 """
 
 from __future__ import annotations
@@ -93,13 +94,16 @@ def run_profile(
         if ledger is None or cov["present"] == cov["total"]:
             _record(ledger, name, cov["present"], 0)
             return frame
+        have = set(frame["key"]) if "key" in frame.columns else set()
+        cached = _cached(cache, [t for t in grid.tasks() if t.key not in have]) if ledger else 0
         frame = _complete(grid, frame, cache=cache, n_jobs=n_jobs, progress=progress)
-        _record(ledger, name, cov["present"], cov["total"] - cov["present"])
+        _record(ledger, name, cov["present"], cov["total"] - cov["present"] - cached, cached)
         return frame
     start = time.perf_counter()
+    cached = _cached(cache, list(grid.tasks())) if ledger else 0
     frame = run(grid, n_jobs=n_jobs, cache=cache, progress=progress)
     frame.attrs["coverage"] = {**frame.attrs["coverage"], "computed": profile}
-    _record(ledger, name, 0, len(frame))
+    _record(ledger, name, 0, len(frame) - cached, cached)
     if profile == "paper" and results is not None:
         save_results(frame, Path(results), grid=grid, wall_time=time.perf_counter() - start,
                      metadata={"profile": profile, "n_jobs": n_jobs})
@@ -125,11 +129,22 @@ def _complete(grid: Any, committed: pd.DataFrame, *, cache: Any, n_jobs: int | N
     return frame
 
 
-def _record(ledger: Path | None, experiment: str, committed: int, computed: int) -> None:
+def _cached(cache: Any, tasks: list[Any]) -> int:
+    """How many of ``tasks`` the per-task cache holds already (read, not computed, by the run)."""
+    from .engine import _as_cache
+
+    store = _as_cache(cache)
+    if store is None:
+        return 0
+    return sum(store.path(t.key).is_file() for t in tasks)
+
+
+def _record(ledger: Path | None, experiment: str, committed: int, computed: int, cached: int = 0) -> None:
     """Append one experiment's provenance to the ``ldpfair run`` ledger (when there is one)."""
     if ledger is None:
         return
-    line = json.dumps({"experiment": experiment, "committed": int(committed), "computed": int(computed)})
+    line = json.dumps({"experiment": experiment, "committed": int(committed), "cached": int(cached),
+                       "computed": int(computed)})
     with open(ledger, "a", encoding="utf-8") as fh:
         fh.write(line + "\n")
 
@@ -138,17 +153,20 @@ def provenance_summary(paper: str, ledger: str | os.PathLike[str]) -> list[str]:
     """Lines saying where an ``ldpfair run``'s cells came from, read from its ledger.
 
     The first line totals the run, e.g. ``"arcolezi2023: 1,234 cells from committed
-    results, 56 computed"``; one line follows per experiment that computed cells.
-    A run whose notebook recorded nothing says so.
+    results, 12 from the cache, 56 computed"`` (cells from the per-task cache were
+    computed by an earlier run); one line follows per experiment that read the
+    cache or computed cells. A run whose notebook recorded nothing says so.
     """
     path = Path(ledger)
     rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()] \
         if path.is_file() else []
     if not rows:
         return [f"{paper}: no experiment results were read or computed"]
-    committed = sum(r["committed"] for r in rows)
-    computed = sum(r["computed"] for r in rows)
-    lines = [f"{paper}: {committed:,} cells from committed results, {computed:,} computed"]
-    lines += [f"  {r['experiment']}: {r['committed']:,} from committed results, {r['computed']:,} computed"
-              for r in rows if r["computed"]]
+    def counts(committed: int, cached: int, computed: int) -> str:
+        return f"{committed:,} from committed results, {cached:,} from the cache, {computed:,} computed"
+
+    total = [sum(r.get(k, 0) for r in rows) for k in ("committed", "cached", "computed")]
+    lines = [f"{paper}: {counts(*total).replace(' from committed', ' cells from committed', 1)}"]
+    lines += [f"  {r['experiment']}: {counts(r['committed'], r.get('cached', 0), r['computed'])}"
+              for r in rows if r["computed"] or r.get("cached", 0)]
     return lines
