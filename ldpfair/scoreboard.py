@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import pandas as pd
@@ -123,8 +123,17 @@ def scoreboard(papers: Sequence[str] | None = None) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)[["paper", *ITEM_COLUMNS]]
 
 
-def computed(papers: Sequence[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]:
+@overload
+def computed(papers: Sequence[str] | None = None) -> tuple[pd.DataFrame, pd.DataFrame]: ...
+@overload
+def computed(papers: Sequence[str] | None = None, *,
+             cached_only: bool) -> tuple[pd.DataFrame, pd.DataFrame] | None: ...
+def computed(papers: Sequence[str] | None = None, *,
+             cached_only: bool = False) -> tuple[pd.DataFrame, pd.DataFrame] | None:
     """:func:`scoreboard` and :func:`claims_overview`, memoised on disk for one book build.
+
+    With ``cached_only`` the memo is returned when there is one, else ``None``
+    (nothing is computed).
 
     Several pages of the book show the same verdicts (the scoreboard, the ledger,
     the landing page and each chapter's verdict box). The pair is stored under
@@ -160,6 +169,8 @@ def computed(papers: Sequence[str] | None = None) -> tuple[pd.DataFrame, pd.Data
             return board, claims
         except (OSError, pickle.UnpicklingError, EOFError, ValueError):
             pass  # a damaged memo is recomputed
+    if cached_only:
+        return None
     board, claims = scoreboard(papers), claims_overview(papers)
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -386,7 +397,9 @@ def verdict_box(paper: str, *, board: pd.DataFrame | None = None,
     shows its evidence. Returns MyST Markdown (a ``verdict-box`` admonition).
     """
     if board is None or claims is None:
-        all_board, all_claims = computed()
+        # the whole book's verdicts when a build has memoised them, else this paper's only (a chapter
+        # run alone reads only its own data files)
+        all_board, all_claims = computed(cached_only=True) or computed((paper,))
         board = all_board[all_board["paper"] == paper] if board is None else board
         claims = all_claims[all_claims["paper"] == paper] if claims is None else claims
     counts = verdict_counts(board, claims)
