@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 
 import nbformat
@@ -164,10 +165,152 @@ def test_run_says_which_cells_are_committed_and_computes_the_others(tmp_path, ca
                    "-p", "results", repr(str(committed)), "-o", str(out)])
     captured = capsys.readouterr()
     assert rc == 0, captured.err
-    assert "prov: 2 cells from committed results, 2 computed" in captured.out.splitlines()
+    assert "prov: 2 cells from committed results, 0 from the cache, 2 computed" in captured.out.splitlines()
     nb = nbformat.read(out, as_version=4)
     assert "2 of 4 cells from the committed results, 2 computed now" in str(nb.cells[-1].outputs)
     # the committed grid itself: everything read, nothing computed
     assert cli.main(["run", "--notebook", str(folder / "prov.md"), "-p", "results",
                      repr(str(committed)), "-o", str(tmp_path / "again.ipynb")]) == 0
-    assert "prov: 2 cells from committed results, 0 computed" in capsys.readouterr().out.splitlines()
+    assert ("prov: 2 cells from committed results, 0 from the cache, 0 computed"
+            in capsys.readouterr().out.splitlines())
+
+
+
+def test_run_list_names_one_paper_and_hides_underscored_notebooks(book, capsys):
+    (book / "_skeleton.md").write_text(NOTEBOOK)
+    (book / "other.md").write_text(NOTEBOOK)
+    assert cli.main(["run", "--list", "--notebooks", str(book)]) == 0
+    out = capsys.readouterr().out
+    assert "other" in out and "tiny" in out and "_skeleton" not in out
+    assert cli.main(["run", "--list", "tiny", "--notebooks", str(book)]) == 0
+    out = capsys.readouterr().out
+    assert "tiny" in out and "other" not in out
+    assert cli.main(["run", "--list", "nope", "--notebooks", str(book)]) == 2
+    assert cli.main(["run", "_skeleton", "--notebooks", str(book)]) == 2
+    assert capsys.readouterr().err.rstrip().endswith(": other, tiny")
+
+
+def test_failed_run_names_its_partial_notebook_and_keeps_the_output(book, tmp_path, capfd):
+    (book / "boom.md").write_text(NOTEBOOK.replace("n * 2", "raise RuntimeError('boom')"))
+    out = tmp_path / "boom.ipynb"
+    out.write_text("previous")
+    rc = cli.main(["run", "boom", "--notebooks", str(book), "-o", str(out)])
+    err = capfd.readouterr().err
+    assert rc == 1
+    assert "failed in cell 2: RuntimeError: boom" in err
+    partial = tmp_path / "boom.failed.ipynb"
+    assert f"the partially executed notebook: {partial}" in err
+    assert out.read_text() == "previous"  # only a complete notebook replaces the output
+    assert "boom" in str(nbformat.read(partial, as_version=4).cells[-1].outputs)
+    assert not list(tmp_path.glob(".*partial*"))  # no temporary file left behind
+    assert "without encryption" not in err  # the kernel talks over IPC
+
+
+def test_an_existing_output_is_replaced_and_said_so(book, tmp_path, capsys):
+    out = tmp_path / "tiny.ipynb"
+    assert cli.main(["run", "tiny", "--notebooks", str(book), "-o", str(out)]) == 0
+    assert "replaced" not in capsys.readouterr().out
+    assert cli.main(["run", "tiny", "--notebooks", str(book), "-o", str(out)]) == 0
+    assert f"executed notebook: {out} (replaced the previous one)" in capsys.readouterr().out
+    assert nbformat.read(out, as_version=4).cells[-1].outputs
+
+
+MYST = """(sec-a)=
+# Title
+
+As {cite:t}`xu2019` and {cite:p}`arcolezi2023,xu2019` show; see {ref}`below <sec-a>`,
+{ref}`elsewhere`, {doc}`the scoreboard <../book/scoreboard>` and {math}`x^2`.
+
+:::{admonition} Did it reproduce?
+:class: verdict-box
+
+**Yes**, mostly.
+:::
+
+```{exercise} A title
+:label: ex-1
+
+Do it.
+```
+"""
+
+
+def test_myst_markup_is_converted_for_plain_jupyter():
+    nb = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell(MYST),
+        nbformat.v4.new_code_cell("x = 1\n# {cite:t}`xu2019` stays in code"),
+    ])
+    nb.cells[1].outputs = [nbformat.v4.new_output("display_data", data={
+        "text/markdown": ":::{note}\nA {doc}`page <p>`.\n:::"})]
+    nbk.myst_to_jupyter(nb, doc_base="https://x/")
+    md = nb.cells[0].source
+    assert md.startswith('<a id="sec-a"></a>\n# Title')
+    assert "As Xu et al. (2019) and (Arcolezi et al. 2023; Xu et al. 2019) show" in md
+    assert "see [below](#sec-a),\nelsewhere, [the scoreboard](https://x/book/scoreboard.md) and $x^2$." in md
+    assert "> **Did it reproduce?**\n>\n> **Yes**, mostly." in md
+    assert '<a id="ex-1"></a>\n> **Exercise: A title**\n>\n> Do it.' in md
+    assert ":::" not in md and "{" not in md.replace("$x^2$", "")
+    assert "{cite:t}" in nb.cells[1].source
+    assert nb.cells[1].outputs[0]["data"]["text/markdown"] == "> **Note**\n>\n> A [page](https://x/notebooks/p.md)."
+
+
+def _papers():
+    from ldpfair.papers import PAPERS
+
+    return PAPERS
+
+
+@pytest.mark.parametrize("paper", _papers())
+def test_parameters_cell_comments_are_generated_from_the_declaration(paper):
+    path = nbk.notebooks_dir() / f"{paper}.md"
+    assert nbk.read_parameters(path).keys() == nbk.DECLARATIONS[paper].keys()
+    assert not nbk.sync_parameters_cell(path, write=False), (
+        f"the parameters cell of {path} differs from its declaration: run "
+        f"ldpfair.experiments.notebooks.sync_parameters_cell({str(path)!r})")
+
+
+def _first_cells(paper: str) -> str:
+    """The lines of the notebook's setup cell that check its parameters (import and call)."""
+    import jupytext
+
+    nb = jupytext.read(nbk.notebooks_dir() / f"{paper}.md")
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    lines = [ln for ln in code.splitlines() if "check_notebook" in ln]
+    return "\n".join(ln.strip() for ln in lines)
+
+
+def _enumerable():
+    from ldpfair.experiments.parameters import DECLARATIONS
+
+    for paper in _papers():
+        for name, d in DECLARATIONS[paper].items():
+            for value in d.values or ():
+                yield pytest.param(paper, name, value, id=f"{paper}-{name}-{value}")
+
+
+@pytest.mark.parametrize(("paper", "name", "value"), list(_enumerable()))
+def test_every_declared_value_passes_the_cli_and_the_notebooks_first_cells(paper, name, value):
+    defaults = nbk.read_parameters(nbk.notebooks_dir() / f"{paper}.md")
+    # the CLI: validation and the grid builder
+    got = nbk.validate_parameters(defaults, {name: repr(value)}, paper=paper)
+    assert got == {name: value}
+    # the notebook: its parameters cell, the injected value, its own check
+    namespace = {**defaults, name: value}
+    first = _first_cells(paper)
+    if first:
+        exec(compile(first, f"{paper}-first-cells", "exec"), namespace)  # noqa: S102
+    else:
+        from ldpfair.experiments.parameters import check_notebook
+
+        check_notebook(paper, namespace)
+
+
+def test_the_xu2019_notebook_checks_its_parameters_with_the_declaration():
+    first = _first_cells("xu2019")
+    assert 'check_notebook("xu2019", globals())' in first
+    namespace = {**nbk.read_parameters(nbk.notebooks_dir() / "xu2019.md"), "reading": "v0+zhang"}
+    with pytest.raises(ValueError, match="parameter 'reading' must be one of 'paper', 'v0'"):
+        exec(compile(first, "xu2019-first-cells", "exec"), namespace)  # noqa: S102
+    namespace["reading"], namespace["features"] = "paper", "counts"
+    exec(compile(first, "xu2019-first-cells", "exec"), namespace)  # noqa: S102
+    assert ast.literal_eval(repr(namespace["features"])) == "counts"

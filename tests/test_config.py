@@ -181,3 +181,28 @@ def test_blas_kernels_choice(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("LDPFAIR_BLAS_KERNELS", "AVX512")
     with pytest.raises(ValueError, match="'AVX512' is not valid; valid: Haswell or native"):
         config.blas_kernels()
+
+
+@pytest.mark.parametrize("var", FOLDERS + FILES, ids=lambda v: v.name)
+def test_a_relative_path_is_resolved_against_the_callers_folder_once(
+        var: config.Variable, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    monkeypatch.setenv(var.name, "../shared/x")
+    assert config.path_from_env(var.name, var.kind) == tmp_path / "shared" / "x"
+    # exported absolute: a kernel started later in another folder reads the same place
+    assert os.environ[var.name] == str(tmp_path / "shared" / "x")
+    monkeypatch.chdir(tmp_path)
+    assert config.path_from_env(var.name, var.kind) == tmp_path / "shared" / "x"
+
+
+def test_absolute_paths_rewrites_every_relative_path_variable(monkeypatch: pytest.MonkeyPatch,
+                                                              tmp_path: Path) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(config.DATA_DIR, "data")
+    monkeypatch.setenv(config.RESULTS_DIR, str(tmp_path / "results"))
+    monkeypatch.setenv(config.CACHE, " bad ")  # invalid: left for its accessor to refuse
+    assert config.absolute_paths() == {config.DATA_DIR: str(tmp_path / "data")}
+    assert os.environ[config.CACHE] == " bad "
+    with pytest.raises(ValueError, match="LDPFAIR_CACHE"):
+        config.task_cache_dir()

@@ -38,7 +38,10 @@ def _cmd_list(args: argparse.Namespace) -> int:
 def _cmd_where(args: argparse.Namespace) -> int:
     for coll, w in registry.where().items():
         env = f"{w['env']}={w['env_value']}" if w["env_value"] else f"{w['env']} unset"
-        print(f"{coll}: {w['folder']}  ({w['mode']}; {env}; {w['files']} files)")
+        reg = registry.get_registry(coll)
+        present = sum(reg.path(name).is_file() for name in reg.entries)  # present, not checked
+        print(f"{coll}: {w['folder']}  ({w['mode']}; {env}; {present} of {w['files']} registered "
+              "files present)")
     return 0
 
 

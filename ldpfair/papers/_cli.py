@@ -92,6 +92,9 @@ def _stamp(args: argparse.Namespace) -> int:
 def _compute(args: argparse.Namespace) -> int:
     from ..experiments.recompute import plan, recompute
 
+    repeated = sorted({p for p in args.papers if args.papers.count(p) > 1})
+    if repeated:
+        raise ValueError(f"paper(s) given twice: {', '.join(repeated)}")
     table = plan(args.papers or None, args.experiment, force=args.force)
     shown = table.assign(**{"s per cell": table["s per cell"].round(2),
                             "core-hours": table["core-hours"].round(3)})
