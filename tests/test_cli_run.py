@@ -314,3 +314,21 @@ def test_the_xu2019_notebook_checks_its_parameters_with_the_declaration():
     namespace["reading"], namespace["features"] = "paper", "counts"
     exec(compile(first, "xu2019-first-cells", "exec"), namespace)  # noqa: S102
     assert ast.literal_eval(repr(namespace["features"])) == "counts"
+
+
+def test_book_kernels_get_absolute_paths_and_ipc(tmp_path, monkeypatch, capfd):
+    pytest.importorskip("myst_nb")
+    from myst_nb.core.execute import direct
+
+    (tmp_path / "caller").mkdir()
+    (tmp_path / "kernel").mkdir()
+    monkeypatch.chdir(tmp_path / "caller")
+    monkeypatch.setenv("LDPFAIR_DATA_DIR", "../data")
+    nbk.prepare_book_kernels()
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "from ldpfair import config; print(config.data_dir())")])
+    nb.metadata["kernelspec"] = {"name": "python3", "language": "python", "display_name": "Python 3"}
+    result = direct.single_nb_execution(nb, cwd=str(tmp_path / "kernel"), timeout=120, allow_errors=False)
+    assert result.err is None
+    assert nb.cells[0].outputs[0]["text"].strip() == str(tmp_path / "data")
+    assert "without encryption" not in capfd.readouterr().err

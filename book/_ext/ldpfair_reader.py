@@ -67,6 +67,11 @@ def _renumber(app: Sphinx, env: BuildEnvironment) -> list[str]:
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
+    """Register the handlers; give the build's kernels absolute LDPFAIR_* paths and IPC."""
+    from ldpfair.experiments.notebooks import prepare_book_kernels
+
+    # relative LDPFAIR_* paths made absolute (the kernels run in notebooks/), IPC kernels
+    prepare_book_kernels()
     app.connect("config-inited", _add_static)
     app.set_html_assets_policy("always")
     # after Sphinx's TocTreeCollector (priority 500) has assigned the numbers

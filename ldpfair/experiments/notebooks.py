@@ -313,16 +313,51 @@ def kernel_config() -> Any:
     Kernels talk to their client over ZeroMQ. Over TCP (jupyter_client's default)
     every kernel start warns that its traffic is unencrypted; over IPC (Unix
     domain sockets beside the kernel's connection file, in the user's Jupyter
-    runtime folder) nothing leaves the machine and the files are readable by the
-    user only, so there is nothing to warn about. Windows has no IPC transport:
+    runtime folder, whatever the kernel's working folder) nothing leaves the
+    machine and the files are reachable by the user only, so there is nothing to
+    warn about. Windows has no IPC transport:
     TCP is kept there (bound to localhost, messages signed with the connection
     file's key).
     """
+    from jupyter_core.paths import jupyter_runtime_dir
     from traitlets.config import Config
 
     if os.name == "nt":  # pragma: no cover - no Unix domain sockets for ZeroMQ
         return Config()
-    return Config({"KernelManager": {"transport": "ipc"}})
+    runtime = Path(jupyter_runtime_dir())
+    runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
+    # an absolute socket prefix: the client and the kernel (which runs in another folder) meet there,
+    # and a killed run leaves no socket file in the output folder
+    return Config({"KernelManager": {"transport": "ipc", "ip": str(runtime / "ldpfair-kernel")}})
+
+
+def prepare_book_kernels() -> None:
+    """Make the kernels that a Jupyter Book build starts in this process behave like ``ldpfair run``'s.
+
+    Called by the book's Sphinx extension (``book/_ext/ldpfair_reader.py``) when the
+    build starts: the ``LDPFAIR_*`` paths are made absolute (a relative
+    ``LDPFAIR_DATA_DIR=../shared/data`` then means the same folder to the kernels,
+    which run in ``notebooks/``), and myst-nb's direct executor, which passes its
+    notebook client no configuration, is given :func:`kernel_config` (IPC kernels).
+    """
+    import functools
+
+    config.absolute_paths()
+    try:
+        from myst_nb.core.execute import direct
+    except ImportError:  # pragma: no cover - not building the book
+        return
+    execute_one = direct.single_nb_execution
+    if getattr(execute_one, "_ldpfair_ipc", False):
+        return
+
+    @functools.wraps(execute_one)
+    def with_ipc(*args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("config", kernel_config())
+        return execute_one(*args, **kwargs)
+
+    with_ipc._ldpfair_ipc = True  # type: ignore[attr-defined]
+    direct.single_nb_execution = with_ipc
 
 
 def _for_jupyter(path: Path) -> None:

@@ -330,8 +330,9 @@ def parameters_cell(paper: str, source: str, *, width: int = 88) -> str:
             raise ValueError(f"parameter {name!r} of the {paper} notebook is not declared; declared: "
                              f"{', '.join(decl)}")
         seen.append(target.id)
-        code = "\n".join(lines[node.lineno - 1:node.end_lineno])
-        code = code[:len(code) - len(lines[node.end_lineno - 1]) + (node.end_col_offset or 0)].rstrip()
+        end = node.end_lineno or node.lineno
+        code = "\n".join(lines[node.lineno - 1:end])
+        code = code[:len(code) - len(lines[end - 1]) + (node.end_col_offset or 0)].rstrip()
         comment = decl[target.id].comment
         one = f"{code}  # {comment}"
         if "\n" not in code and len(one) <= width:
