@@ -344,7 +344,7 @@ def prepare_book_kernels() -> None:
 
     config.absolute_paths()
     try:
-        from myst_nb.core.execute import direct
+        from myst_nb.core.execute import direct  # type: ignore[import-untyped]
     except ImportError:  # pragma: no cover - not building the book
         return
     execute_one = direct.single_nb_execution
