@@ -332,3 +332,13 @@ def test_book_kernels_get_absolute_paths_and_ipc(tmp_path, monkeypatch, capfd):
     assert result.err is None
     assert nb.cells[0].outputs[0]["text"].strip() == str(tmp_path / "data")
     assert "without encryption" not in capfd.readouterr().err
+
+
+def test_readme_states_what_ldpfair_run_does():
+    import re
+
+    readme = (nbk.config._REPO / "README.md").read_text(encoding="utf-8")
+    assert "`OUT_files/figures/<paper>/`" in readme  # where a chapter's style.savefig writes
+    assert "12 from the\ncache, 56 computed" in readme  # the run summary's wording
+    assert not re.search(r"\d\s+core-hours", readme), "compute the cost (--dry-run), do not type it"
+    assert "<!-- durations -->" in readme or re.search(r"\d+ (s|min)\b.*2-core", readme)
