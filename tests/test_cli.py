@@ -44,3 +44,70 @@ def test_results_compute_refuses_a_paper_given_twice(capsys):
     assert cli.main(["results", "compute", "xu2019", "xu2019", "--dry-run"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "paper(s) given twice: xu2019" in err
+
+
+def test_every_chapter_declares_registered_data_files():
+    from ldpfair.datasets.chapters import CHAPTER_FILES
+    from ldpfair.papers import PAPERS
+
+    assert set(CHAPTER_FILES) == set(PAPERS)
+    for files in CHAPTER_FILES.values():
+        assert files and set(files) <= set(registry.files()) and len(set(files)) == len(files)
+
+
+def _only(files, folder):
+    from ldpfair import config
+
+    source = config.data_dir()
+    for name in files:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).symlink_to(source / name)
+
+
+def test_data_list_paper_says_which_files_and_which_are_present(monkeypatch, tmp_path, capsys):
+    (tmp_path / "uci-adult").mkdir()
+    (tmp_path / "uci-adult" / "adult.data").write_text("x")
+    monkeypatch.setenv("LDPFAIR_DATA_DIR", str(tmp_path))
+    assert cli.main(["data", "list", "--paper", "xu2019"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"xu2019 reads 3 data files (1 present in {tmp_path}):"
+    assert out[1].split()[:2] == ["present", "uci-adult/adult.data"]
+    assert [line.split()[:2] for line in out[2:]] == [["MISSING", "uci-adult/adult.test"],
+                                                      ["MISSING", "fairness-datasets/dutch.csv"]]
+    assert cli.main(["data", "list", "--paper", "xu2018"]) == 2
+    assert "did you mean 'xu2019'" in capsys.readouterr().err
+
+
+@pytest.mark.data
+@pytest.mark.parametrize(("paper", "specs"), [
+    ("xu2019", [("adult_uci", {"variant": "xu2019"}), ("dutch", {})]),
+    ("hamman2023", [("adult_uci", {"variant": "hamman"}), ("german", {"variant": "hamman"})]),
+])
+def test_a_chapters_datasets_load_from_its_declared_files_alone(paper, specs, monkeypatch, tmp_path):
+    from ldpfair.datasets import load
+    from ldpfair.datasets.chapters import chapter_files
+
+    _only(chapter_files(paper), tmp_path)
+    monkeypatch.setenv("LDPFAIR_DATA_DIR", str(tmp_path))
+    for name, options in specs:
+        assert set(load(name, **options).files) <= set(chapter_files(paper))
+
+
+def test_a_chapters_verdict_box_judges_only_its_paper_without_the_books_memo(monkeypatch):
+    from ldpfair import scoreboard
+
+    calls = []
+
+    class Stop(Exception):
+        pass
+
+    def fake(papers=None, *, cached_only=False):
+        calls.append((papers, cached_only))
+        if cached_only:
+            return None
+        raise Stop
+
+    monkeypatch.setattr(scoreboard, "computed", fake)
+    with pytest.raises(Stop):
+        scoreboard.verdict_box("xu2019")
+    assert calls == [(None, True), (("xu2019",), False)]

@@ -10,9 +10,27 @@ from . import registry
 __all__ = ["add_subcommand"]
 
 
+def _cmd_list_paper(paper: str) -> int:
+    from .chapters import chapter_files
+
+    reg = registry.get_registry("data")
+    files = chapter_files(paper)
+    present = [name for name in files if reg.path(name).is_file()]
+    folder = registry.where()["data"]["folder"]
+    print(f"{paper} reads {len(files)} data files ({len(present)} present in {folder}):")
+    for name in files:
+        e = reg.entry(name)
+        print(f"  {'present' if name in present else 'MISSING':8s} {name}  {e.size} bytes  {e.url}")
+    return 0
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     from . import core  # the package import registered every loader
 
+    if args.paper:
+        if args.files:
+            raise ValueError("give --paper or --files, not both (--paper lists the paper's files)")
+        return _cmd_list_paper(args.paper)
     reg = registry.get_registry("data")
     for name in core.names():
         li = core.info(name)
@@ -109,6 +127,8 @@ def add_subcommand(subparsers: argparse._SubParsersAction) -> None:
 
     pl = sub.add_parser("list", help="list datasets with their papers and options")
     pl.add_argument("--files", action="store_true", help="also list the registered raw files")
+    pl.add_argument("--paper", default=None, metavar="PAPER",
+                    help="list only the data files that this paper's chapter reads, and which are present")
     pl.set_defaults(func=_cmd_list)
 
     pw = sub.add_parser("where", help="show the folders data is read from")
