@@ -344,9 +344,15 @@ def test_run_profile_completes_the_paper_profile_under_ldpfair_run(tmp_path, mon
                                   check_dtype=False)
     ex.run_profile({"paper": small}, "paper", results=path)  # complete: read only
     assert profiles.provenance_summary("toy", ledger) == [
-        f"toy: {2 * n_small:,} cells from committed results, {n_wide - n_small:,} computed",
-        f"  wide: {n_small:,} from committed results, {n_wide - n_small:,} computed",
+        f"toy: {2 * n_small:,} cells from committed results, 0 from the cache, {n_wide - n_small:,} computed",
+        f"  wide: {n_small:,} from committed results, 0 from the cache, {n_wide - n_small:,} computed",
     ]
+    # a rerun reads the cells computed by the first one from the cache: counted as such
+    again = tmp_path / "again.jsonl"
+    monkeypatch.setenv(profiles.RUN_LEDGER_ENV, str(again))
+    ex.run_profile({"paper": wider}, "paper", results=path, cache=tmp_path / "cache")
+    assert profiles.provenance_summary("toy", again)[0] == (
+        f"toy: {n_small:,} cells from committed results, {n_wide - n_small:,} from the cache, 0 computed")
     assert profiles.provenance_summary("toy", tmp_path / "none.jsonl") == [
         "toy: no experiment results were read or computed"]
 
