@@ -9,10 +9,13 @@ against the paper's declaration of its type and domain
 (:mod:`ldpfair.experiments.parameters`) and calls the paper's grid builder,
 all *before* a kernel starts; :func:`execute` converts the notebook in memory
 with :func:`jupytext.read` and runs it with :func:`papermill.execute_notebook`
-(explicit ``kernel_name``), with the working directory set to
-``<out folder>/<out name>_files`` so figures land in
-``<out name>_files/figures/`` and two runs with different outputs never
-overwrite each other's figures.
+(explicit ``kernel_name``, an IPC kernel: :func:`kernel_config`), with the
+working directory set to ``<out folder>/<out name>_files`` so figures land in
+``<out name>_files/figures/<paper>/`` and two runs with different outputs never
+overwrite each other's figures. The executed notebook is written to a temporary
+file beside the output and renamed when complete (a failed run leaves
+``<out name>.failed.ipynb``), and its MyST markup is converted for plain Jupyter
+(:func:`myst_to_jupyter`, also used by ``ldpfair assignment``).
 """
 
 from __future__ import annotations
