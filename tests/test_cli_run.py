@@ -296,13 +296,14 @@ def test_every_declared_value_passes_the_cli_and_the_notebooks_first_cells(paper
     assert got == {name: value}
     # the notebook: its parameters cell, the injected value, its own check
     namespace = {**defaults, name: value}
-    first = _first_cells(paper)
-    if first:
-        exec(compile(first, f"{paper}-first-cells", "exec"), namespace)  # noqa: S102
-    else:
-        from ldpfair.experiments.parameters import check_notebook
+    exec(compile(_first_cells(paper), f"{paper}-first-cells", "exec"), namespace)  # noqa: S102
 
-        check_notebook(paper, namespace)
+
+@pytest.mark.parametrize("paper", _papers())
+def test_every_notebook_checks_its_parameters_with_the_declaration(paper):
+    assert _first_cells(paper).splitlines() == [
+        "from ldpfair.experiments.parameters import check_notebook",
+        f'check_notebook("{paper}", globals())  # the declaration `ldpfair run` checks too']
 
 
 def test_the_xu2019_notebook_checks_its_parameters_with_the_declaration():
