@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 
 import nbformat
 import pytest
@@ -213,6 +214,9 @@ def test_an_existing_output_is_replaced_and_said_so(book, tmp_path, capsys):
     assert cli.main(["run", "tiny", "--notebooks", str(book), "-o", str(out)]) == 0
     assert f"executed notebook: {out} (replaced the previous one)" in capsys.readouterr().out
     assert nbformat.read(out, as_version=4).cells[-1].outputs
+    umask = os.umask(0)
+    os.umask(umask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~umask  # as any new file, not mkstemp's 0600
 
 
 MYST = """(sec-a)=

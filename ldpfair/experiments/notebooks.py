@@ -364,12 +364,18 @@ def prepare_book_kernels() -> None:
 
 
 def _for_jupyter(path: Path) -> None:
-    """Rewrite the executed notebook at ``path`` with its MyST markup converted (:func:`myst_to_jupyter`)."""
+    """Rewrite the executed notebook at ``path`` with its MyST markup converted (:func:`myst_to_jupyter`).
+
+    The file gets the mode of a newly created file (``mkstemp`` made it 0600).
+    """
     import nbformat
 
     nb = nbformat.read(path, as_version=4)
     myst_to_jupyter(nb)
     nbformat.write(nb, path)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(path, 0o666 & ~umask)
 
 
 def execute(
@@ -452,10 +458,6 @@ def execute(
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    # papermill writes with the umask's mode; mkstemp made the file 0600: keep the usual mode
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(tmp, 0o666 & ~umask)
     _for_jupyter(tmp)
     os.replace(tmp, out)
     return out
