@@ -21,7 +21,7 @@ import math
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from .._validation import check_choice, check_rng
+from .._validation import check_choice, check_epsilon, check_rng
 from .base import CHUNK, FrequencyOracle
 from .unary import bit_counts, draw_unary
 
@@ -56,6 +56,7 @@ def the_threshold(epsilon: float, variant: str = "authors") -> float:
     ``(0.5, 1)`` as the paper states. Both give the same optimum.
     """
     check_choice(variant, VARIANTS, "variant")
+    epsilon = check_epsilon(epsilon, "epsilon")
     bounds = (0.0, 1.0) if variant == "authors" else (0.5, 1.0)
     res = minimize_scalar(the_objective, bounds=bounds, method="bounded", args=(epsilon,))
     return float(res.x)
@@ -136,6 +137,10 @@ class THE(FrequencyOracle):
             return reports
         if reports.dtype.kind != "f":
             raise ValueError(f"reports must be boolean sets or float vectors, got {reports.dtype}")
+        finite = np.isfinite(reports)
+        if not finite.all():
+            raise ValueError(f"reports must be finite noisy vectors; found {int((~finite).sum())} NaN or "
+                             "infinite entries (a NaN is not 'below the threshold': it is no report)")
         return reports > self.theta
 
     def support_counts(self, reports: np.ndarray) -> np.ndarray:
