@@ -539,7 +539,8 @@ def check_scalar_label(value: object, name: str) -> object:
         For a list, tuple, set, dict or array (``privileged=[1]`` would be
         broadcast against the rows, not compared with them).
     """
-    if isinstance(value, (list, tuple, set, frozenset, dict, np.ndarray)) or np.ndim(value) != 0:
+    container = isinstance(value, (list, tuple, set, frozenset, dict, np.ndarray))
+    if container or np.ndim(value) != 0:  # type: ignore[arg-type]
         raise TypeError(f"{name} must be one group label (e.g. 1 or 'Male'), got {value!r} "
                         f"({type(value).__name__})")
     try:
