@@ -181,6 +181,7 @@ def load_synthetic_makhlouf(
     -------
     Dataset
     """
+    n = check_count(n, "n", minimum=2)
     opts = {"n": n, "quantile": quantile, "seed": seed, "variant": variant, "source": source}
     if source == "authors":
         if variant != 1 or n != 100_000:

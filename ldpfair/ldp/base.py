@@ -85,7 +85,7 @@ def project_simplex(x: np.ndarray) -> np.ndarray:
     numpy.ndarray
         Non-negative vectors summing to one, closest to ``x`` in L2.
     """
-    x = np.asarray(x, dtype=float)
+    x = check_real_array(x, "x", allow_nan=True)
     k = x.shape[-1]
     u = -np.sort(-x, axis=-1)
     css = np.cumsum(u, axis=-1) - 1.0

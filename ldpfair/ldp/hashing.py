@@ -129,10 +129,14 @@ class LocalHashing(FrequencyOracle):
         return ratio_or_inf(self._pg, self._qg)
 
     def hash(self, a: ArrayLike, b: ArrayLike, x: ArrayLike) -> np.ndarray:
-        """Evaluate ``((a x + b) mod P) mod g`` elementwise (broadcasting)."""
-        a = np.asarray(a, dtype=np.int64)
-        b = np.asarray(b, dtype=np.int64)
-        x = np.asarray(x, dtype=np.int64)
+        """Evaluate ``((a x + b) mod P) mod g`` elementwise (broadcasting); integers only."""
+        arrays = []
+        for field, arr in (("a", a), ("b", b), ("x", x)):
+            arr = np.asarray(arr)
+            if arr.dtype.kind not in "iu":  # a float would be truncated to another hash or value
+                raise ValueError(f"hash: {field} must hold integers, got dtype {arr.dtype}")
+            arrays.append(arr.astype(np.int64, copy=False))
+        a, b, x = arrays
         return ((a * x + b) % PRIME) % self.g
 
     def perturb(self, values: np.ndarray, rng: np.random.Generator) -> LHReports:

@@ -21,7 +21,7 @@ import math
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from .._validation import check_choice, check_epsilon, check_rng
+from .._validation import check_choice, check_epsilon, check_real, check_rng
 from .base import CHUNK, FrequencyOracle
 from .unary import bit_counts, draw_unary
 
@@ -99,8 +99,8 @@ class THE(FrequencyOracle):
                     f"epsilon = {self.epsilon!r} is too small for THE: its probabilities p and q are "
                     "equal in floating point (the threshold search divides by zero); use a larger "
                     "epsilon") from None
-        elif isinstance(theta, bool) or not isinstance(theta, (float, int)) or not 0.0 < theta < 1.0:
-            raise ValueError(f"theta must be a real in (0, 1), got {theta!r}")
+        else:  # any real type (np.float32 too); bools, strings, NaN refused
+            theta = check_real(theta, "theta", low=0.0, high=1.0, low_open=True, high_open=True)
         self.theta = float(theta)
         self.scale = 2.0 / self.epsilon
 

@@ -111,11 +111,17 @@ def optimal_binary(proportions: ArrayLike, epsilon: float) -> ChannelMechanism:
 
 
 def data_unfairness(Q: np.ndarray, p_a: ArrayLike, p_y_given_a: ArrayLike) -> float:
-    """``Delta(D_M) = max_a |P(Y=1 | Z=a) / P(Y=1) - 1|`` after the channel ``Q``."""
-    Q = np.asarray(Q, dtype=float)
-    pa = np.asarray(p_a, dtype=float)
-    pa = pa / pa.sum()
-    py = np.asarray(p_y_given_a, dtype=float)
+    """``Delta(D_M) = max_a |P(Y=1 | Z=a) / P(Y=1) - 1|`` after the channel ``Q``.
+
+    ``Q`` a ``k x m`` channel, ``p_a`` ``k`` group proportions (or counts) ``> 0``,
+    ``p_y_given_a`` ``k`` probabilities in ``[0, 1]`` (strings, booleans and NaN
+    are refused).
+    """
+    Q = check_channel_matrix(Q)
+    pa = _proportions(p_a, "p_a", Q.shape[0])
+    py = check_real_array(p_y_given_a, "p_y_given_a", low=0.0, high=1.0, ndim=1)
+    if py.shape != pa.shape:
+        raise ValueError(f"p_y_given_a must have {pa.size} entries (one per row of Q), got {py.size}")
     p1 = float(pa @ py)
     num = (py * pa) @ Q
     den = pa @ Q
