@@ -128,7 +128,8 @@ def assemble(
                 raise ValueError(f"assemble: a boolean rows mask must have {n_all} entries, got {rows.shape}")
             rows = np.flatnonzero(rows)
         elif rows.dtype.kind not in "iu" or rows.ndim != 1:
-            raise ValueError(f"assemble: rows must be a 1-D array of row indices, got {rows.dtype} {rows.shape}")
+            raise ValueError(f"assemble: rows must be a 1-D array of row indices, got {rows.dtype} "
+                             f"{rows.shape}")
         elif rows.size and (int(rows.min()) < 0 or int(rows.max()) >= n_all):
             raise ValueError(f"assemble: rows must be indices in [0, {n_all}) (the blocks' rows), got "
                              f"min {int(rows.min())}, max {int(rows.max())}")

@@ -380,3 +380,57 @@ def test_check_label_types_and_scalar_label_and_rate_names():
     assert check_rate_names(False, ("tpr",), "warn") == ()
     assert check_rate_names(["tpr"], ("tpr",), "warn") == ("tpr",)
 
+
+
+# --------------------------------------------------------------------------- more of the same kind
+def test_make_protocol_names_an_option_the_protocol_does_not_take():
+    with pytest.raises(ValueError, match=r"unknown option\(s\) \['variant'\] for protocol GRR"):
+        ldp.make_protocol("GRR", 4, 1.0, variant="paper")
+    with pytest.raises(ValueError, match=r"unknown option\(s\) \['nope'\].*valid options: variant, g"):
+        ldp.privatize({"a": np.array([0, 1])}, {"a": 2}, 1.0, protocol="OLH", rng=0, options={"nope": 1})
+    assert ldp.make_protocol("OLH", 4, 1.0, variant="paper").variant == "paper"
+
+
+@pytest.mark.parametrize("call, exc, match", [
+    (lambda: optimal.data_unfairness([["0.5", "0.5"], ["0.5", "0.5"]], [1, 1], [0.2, 0.4]), TypeError,
+     "^Q must"),
+    (lambda: optimal.data_unfairness(ldp.GRR(3, 1.0).channel, [True] * 3, [0.2, 0.4, 0.5]), TypeError,
+     "^p_a must"),
+    (lambda: optimal.data_unfairness(ldp.GRR(3, 1.0).channel, [1, 1, 1], [0.2, 0.4, 5]), ValueError,
+     "^p_y_given_a must"),
+    (lambda: ldp.project_simplex(["0.2", "0.8"]), TypeError, "^x must"),
+    (lambda: ldp.OLH(4, 1.0).hash([1], [2], [1.5]), ValueError, "x must hold integers"),
+])
+def test_strings_bools_and_floats_are_not_silently_converted(call, exc, match):
+    with pytest.raises(exc, match=match):
+        call()
+
+
+def test_the_threshold_accepts_any_real_type():
+    assert ldp.THE(4, 1.0, theta=np.float32(0.5)).theta == 0.5
+    with pytest.raises(TypeError, match="theta must be a real number"):
+        ldp.THE(4, 1.0, theta=True)
+
+
+def test_encoding_neither_truncates_codes_nor_parses_strings():
+    import pandas as pd
+
+    from ldpfair import encoding
+
+    fr = pd.DataFrame({"c": [0.0, 1.7, 2.0], "x": ["1.5", "2", "3"], "d": [0.0, 1.0, 2.0]})
+    with pytest.raises(ValueError, match=r"column 'c' must hold integer codes.*1\.7"):
+        encoding.feature_blocks(fr, ["c"], {"c": 3})
+    with pytest.raises(ValueError, match="column 'x' must hold numbers"):
+        encoding.feature_blocks(fr, ["x"], {}, numeric=["x"])
+    blocks = encoding.feature_blocks(fr, ["d"], {"d": 3})  # integral float codes are codes
+    assert blocks["d"].tolist() == np.eye(3).tolist()
+    with pytest.raises(ValueError, match=r"no block for column\(s\) \['nope'\]"):
+        encoding.assemble(blocks, ["nope"])
+    with pytest.raises(ValueError, match=r"rows must be indices in \[0, 3\)"):
+        encoding.assemble(blocks, ["d"], rows=np.array([5]))
+    assert encoding.assemble(blocks, ["d"], rows=np.array([2, 0])).tolist() == [[0, 0, 1], [1, 0, 0]]
+
+
+def test_synthetic_authors_source_checks_n():
+    with pytest.raises(TypeError, match="n must be an integer"):
+        datasets.load("synthetic_makhlouf", n=100000.0, source="authors")
