@@ -137,10 +137,11 @@ class THE(FrequencyOracle):
             return reports
         if reports.dtype.kind != "f":
             raise ValueError(f"reports must be boolean sets or float vectors, got {reports.dtype}")
-        finite = np.isfinite(reports)
-        if not finite.all():
-            raise ValueError(f"reports must be finite noisy vectors; found {int((~finite).sum())} NaN or "
-                             "infinite entries (a NaN is not 'below the threshold': it is no report)")
+        # one reduction: any NaN or inf makes the sum non-finite (then count exactly: a sum may overflow)
+        bad = 0 if np.isfinite(reports.sum()) else int((~np.isfinite(reports)).sum())
+        if bad:
+            raise ValueError(f"reports must be finite noisy vectors; found {bad} NaN or infinite entries "
+                             "(a NaN is not 'below the threshold': it is no report)")
         return reports > self.theta
 
     def support_counts(self, reports: np.ndarray) -> np.ndarray:
