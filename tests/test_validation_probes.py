@@ -434,3 +434,10 @@ def test_encoding_neither_truncates_codes_nor_parses_strings():
 def test_synthetic_authors_source_checks_n():
     with pytest.raises(TypeError, match="n must be an integer"):
         datasets.load("synthetic_makhlouf", n=100000.0, source="authors")
+
+
+def test_labels_are_not_read_letter_by_letter():
+    groups = np.array(["0", "1"] * 4)
+    with pytest.raises(TypeError, match="labels must be a sequence of group labels"):
+        metrics.group_rates(Y, P, sensitive_features=groups, labels="01")
+    assert list(metrics.group_rates(Y, P, sensitive_features=groups, labels=["0", "1"]).index) == ["0", "1"]

@@ -150,6 +150,10 @@ def encode_groups(
     if labels is None:
         uniq, codes = np.unique(arr, return_inverse=True)
         return codes.astype(np.int64), [_plain(u) for u in uniq]
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, (Sequence, np.ndarray, pd.Index)):
+        raise TypeError(f"labels must be a sequence of group labels (e.g. [0, 1]), got {labels!r} "
+                        f"({type(labels).__name__}); a string would be read letter by letter")
+    check_label_types(labels, "labels")
     labels = [_plain(v) for v in labels]
     if len(set(labels)) != len(labels):
         raise ValueError(f"labels must be distinct, got {labels!r}")
