@@ -8,9 +8,18 @@ count, NaN and infinities are refused unless a check says otherwise.
 
 Scalars: :func:`check_count` (integers in a range), :func:`check_real` (finite
 reals in an interval), :func:`check_probability`, :func:`check_epsilon`,
-:func:`check_domain_size`, :func:`check_choice`, :func:`check_n_jobs`.
-Arrays: :func:`check_values`. Other: :func:`check_rng`, :func:`check_allocation`,
-:func:`check_creatable`; :func:`interval` and :func:`did_you_mean` word messages.
+:func:`check_domain_size`, :func:`check_choice` (one of listed strings),
+:func:`check_member` (one of listed values, of the same type: ``True`` is not
+``1``, ``3.0`` is not ``3``), :func:`check_bool` (``True`` or ``False``: Python
+``bool`` or ``numpy.bool_``, never a string or a number), :func:`check_scalar_label`
+(one group label, not a list), :func:`check_rate_names` (``True``/``False`` or a
+sequence of listed names, never a bare string), :func:`check_n_jobs`.
+Arrays (vectorised, one pass each, for arguments, never per user in a loop):
+:func:`check_values` (integer codes in ``[0, k)``), :func:`check_real_array`
+(numbers, not bools or strings, finite and in an interval), :func:`check_label_types`
+(group labels of one type, so ``0`` and ``'0'`` are not merged).
+Other: :func:`check_rng`, :func:`check_allocation`, :func:`check_creatable`;
+:func:`interval` and :func:`did_you_mean` word messages.
 
 :func:`sklearn.utils.check_scalar` is not used: it accepts ``True`` as an
 integer and NaN or infinity as a real within any bounds, and its messages
@@ -43,6 +52,12 @@ __all__ = [
     "did_you_mean",
     "check_allocation",
     "spawn_rngs",
+    "check_bool",
+    "check_member",
+    "check_real_array",
+    "check_label_types",
+    "check_scalar_label",
+    "check_rate_names",
 ]
 
 
@@ -382,3 +397,182 @@ def spawn_rngs(
     """Return ``n`` independent generators spawned from ``seed`` with :class:`SeedSequence`."""
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     return [np.random.default_rng(child) for child in ss.spawn(n)]
+
+
+def check_bool(value: object, name: str) -> bool:
+    """Return ``value`` as a Python bool after checking it is ``True`` or ``False``.
+
+    Python ``bool`` and ``numpy.bool_`` are accepted; a string (``'no'`` is truthy),
+    a number or ``None`` is refused with a :class:`TypeError`.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+
+
+def _kind(value: object) -> str:
+    """The type family of a scalar for :func:`check_member`: bool, int, real, str or the type name."""
+    if isinstance(value, (bool, np.bool_)):
+        return "bool"
+    if isinstance(value, numbers.Integral):
+        return "int"
+    if isinstance(value, numbers.Real):
+        return "real"
+    if isinstance(value, str):
+        return "str"
+    return type(value).__name__
+
+
+def check_member(value: object, allowed: Iterable[object], name: str) -> object:
+    """Return ``value`` after checking it is one of ``allowed`` *and of the same type family*.
+
+    ``value in allowed`` alone accepts ``True`` for ``1`` and ``3.0`` for ``3``
+    (they compare equal); here a bool matches only a bool, an integer only an
+    integer, a float only a float (a float ``0.5`` matches ``np.float64(0.5)``).
+
+    Raises
+    ------
+    ValueError
+        ``"invalid <name>=<value>; valid: <allowed>"``.
+    """
+    allowed = list(allowed)
+    kind = _kind(value)
+    for option in allowed:
+        try:
+            equal = bool(option == value)
+        except (TypeError, ValueError):  # pragma: no cover - an array or an odd __eq__
+            equal = False
+        if equal and _kind(option) == kind:
+            return option
+    shown = ", ".join(map(repr, allowed))
+    hint = did_you_mean(value, allowed)
+    raise ValueError(f"invalid {name}={value!r} ({type(value).__name__}){hint}; valid: {shown}")
+
+
+def check_real_array(
+    values: object,
+    name: str,
+    *,
+    low: float = -math.inf,
+    high: float = math.inf,
+    low_open: bool = False,
+    high_open: bool = False,
+    ndim: int | None = None,
+    allow_nan: bool = False,
+) -> np.ndarray:
+    """Return ``values`` as a float64 array after checking it holds real numbers in an interval.
+
+    Integers and floats are accepted; booleans, strings and objects are refused
+    (``np.asarray(['1', '3'], dtype=float)`` would parse the strings, and
+    ``[True, True]`` would count as ``[1, 1]``). Infinities are refused, and NaN
+    unless ``allow_nan``. One vectorised pass per check: for arguments (a
+    channel, proportions, frequencies), not for per-user loops.
+
+    Raises
+    ------
+    TypeError
+        For a non-numeric dtype: ``"<name> must hold real numbers ..., got dtype <U1"``.
+    ValueError
+        For a wrong number of dimensions or a value outside the interval.
+    """
+    bounded = math.isfinite(low) or math.isfinite(high)
+    valid = interval(low, high, low_open=low_open, high_open=high_open)
+    numbers_in = f"real numbers in {valid}" if bounded else "real numbers"
+    arr = np.asarray(values)
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+    if arr.dtype.kind not in "iuf":
+        what = "booleans" if arr.dtype.kind == "b" else f"dtype {arr.dtype}"
+        raise TypeError(f"{name} must hold {numbers_in}, got {what}")
+    arr = arr.astype(np.float64, copy=False)
+    if arr.size:
+        nan = np.isnan(arr)
+        if nan.any() and not allow_nan:
+            raise ValueError(f"{name} must hold {numbers_in}, found {int(nan.sum())} NaN")
+        with np.errstate(invalid="ignore"):
+            inside = (arr > low if low_open else arr >= low) & (arr < high if high_open else arr <= high)
+        ok = np.isfinite(arr) & inside
+        if allow_nan:
+            ok |= nan
+        if not ok.all():
+            bad = arr[~ok]
+            raise ValueError(f"{name} must hold finite {numbers_in}, found {bad.size} value(s) outside, "
+                             f"e.g. {float(bad[0])!r}")
+    return arr
+
+
+def check_label_types(values: object, name: str) -> None:
+    """Refuse group labels of mixed types (``[0, '0', 1]``, ``[True, 1]``).
+
+    ``np.asarray([0, '0'])`` turns both into the string ``'0'`` (and ``[True, 1]``
+    into ``[1, 1]``), so two groups would be merged silently. Numeric and string
+    numpy arrays (and non-object pandas columns) cannot mix types and are not
+    inspected; lists and object arrays are checked with
+    :func:`pandas.api.types.infer_dtype` (one pass in C).
+
+    Raises
+    ------
+    ValueError
+        Naming ``name`` and the types found.
+    """
+    dtype = getattr(values, "dtype", None)
+    if dtype is not None and getattr(dtype, "kind", "O") != "O":
+        return
+    from pandas.api.types import infer_dtype
+
+    obj = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
+    columns = list(obj.T) if obj.ndim == 2 else [obj.ravel()]  # 2-D: one type per column
+    mixed = [col for col in columns if infer_dtype(col, skipna=True) in ("mixed", "mixed-integer")]
+    if not mixed:
+        return
+    types = sorted({type(v).__name__ for v in mixed[0].tolist() if v is not None})
+    raise ValueError(f"{name} mixes label types ({', '.join(types)}): labels such as 0 and '0' (or True "
+                     f"and 1) would be merged into one group; give every label the same type")
+
+
+def check_scalar_label(value: object, name: str) -> object:
+    """Return ``value`` after checking it is one group label (a hashable scalar, not a list or array).
+
+    Raises
+    ------
+    TypeError
+        For a list, tuple, set, dict or array (``privileged=[1]`` would be
+        broadcast against the rows, not compared with them).
+    """
+    container = isinstance(value, (list, tuple, set, frozenset, dict, np.ndarray))
+    if container or np.ndim(value) != 0:  # type: ignore[arg-type]
+        raise TypeError(f"{name} must be one group label (e.g. 1 or 'Male'), got {value!r} "
+                        f"({type(value).__name__})")
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(f"{name} must be one group label (a hashable scalar), got {value!r} "
+                        f"({type(value).__name__})") from None
+    return value
+
+
+def check_rate_names(value: object, valid: Sequence[str], name: str) -> tuple[str, ...] | None:
+    """Read a ``warn``-style option: ``True`` (all: ``None``), ``False`` (none: ``()``) or names.
+
+    A bare string is refused (it would be iterated letter by letter); every name
+    must be one of ``valid``.
+
+    Raises
+    ------
+    TypeError
+        For a string or anything that is not a bool or a sequence of strings.
+    ValueError
+        For an unknown name.
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return None if value else ()
+    shown = ", ".join(map(repr, valid))
+    if isinstance(value, str) or not isinstance(value, (Sequence, set, frozenset)):
+        example = "tpr" if "tpr" in valid else valid[0]
+        raise TypeError(f"{name} must be True, False or a sequence of rate names (e.g. ({example!r},)), "
+                        f"got {value!r} ({type(value).__name__}); valid names: {shown}")
+    names = tuple(value)
+    for item in names:
+        if not isinstance(item, str) or item not in valid:
+            raise ValueError(f"unknown {name} name {item!r}{did_you_mean(item, valid)}; valid: {shown}")
+    return names

@@ -17,6 +17,32 @@ import pandas as pd
 
 from ._validation import check_domain_size, check_values
 
+#: pandas' inferred types of an object column that hold numbers (a nullable Int64 column, say).
+_NUMERIC_OBJECTS = ("integer", "floating", "mixed-integer-float", "decimal", "boolean")
+
+
+def _column_values(frame: pd.DataFrame, col: str, numeric: bool) -> np.ndarray:
+    """The column as numbers, refusing what ``astype`` would silently parse or truncate.
+
+    Strings (``"1.5"`` parsed by ``astype(float)``) are refused for every column;
+    a categorical column's float codes must be integral (``1.7`` would be
+    truncated to code 1) and finite. One vectorised pass.
+    """
+    values = frame[col].to_numpy()
+    kind = values.dtype.kind
+    if kind == "O" and pd.api.types.infer_dtype(values, skipna=False) in _NUMERIC_OBJECTS:
+        values = values.astype(np.float64)
+        kind = "f"
+    if kind not in "biuf":
+        what = "numbers" if numeric else "integer codes"
+        raise ValueError(f"column {col!r} must hold {what}, got dtype {frame[col].dtype}")
+    if not numeric and kind == "f":
+        bad = ~(np.isfinite(values) & (values == np.round(values)))
+        if bad.any():
+            raise ValueError(f"column {col!r} must hold integer codes; found {int(bad.sum())} non-integer "
+                             f"value(s), e.g. {float(values[bad][0])!r} (they would be truncated)")
+    return values
+
 __all__ = ["one_hot", "feature_blocks", "assemble", "encode_frame"]
 
 
@@ -56,10 +82,10 @@ def feature_blocks(
     for col in columns:
         if col not in frame.columns:
             raise ValueError(f"column {col!r} is not in the frame; columns: {list(frame.columns)}")
-        values = frame[col].to_numpy()
         if col in numeric_set:
-            blocks[col] = values.astype(dtype).reshape(-1, 1)
+            blocks[col] = _column_values(frame, col, True).astype(dtype).reshape(-1, 1)
         elif col in domains:
+            values = _column_values(frame, col, False)
             blocks[col] = one_hot(values.astype(np.int64), int(domains[col]), dtype=dtype, name=col)
         else:
             raise ValueError(
@@ -91,6 +117,22 @@ def assemble(
         of ``blocks[col]``, e.g. a privatised support matrix.
     """
     replace = replace or {}
+    missing = [col for col in columns if col not in replace and col not in blocks]
+    if missing:
+        raise ValueError(f"assemble: no block for column(s) {missing}; blocks: {list(blocks)}")
+    if rows is not None:
+        rows = np.asarray(rows)
+        n_all = next(iter(blocks.values())).shape[0] if blocks else 0
+        if rows.dtype.kind == "b":
+            if rows.shape != (n_all,):
+                raise ValueError(f"assemble: a boolean rows mask must have {n_all} entries, got {rows.shape}")
+            rows = np.flatnonzero(rows)
+        elif rows.dtype.kind not in "iu" or rows.ndim != 1:
+            raise ValueError(f"assemble: rows must be a 1-D array of row indices, got {rows.dtype} "
+                             f"{rows.shape}")
+        elif rows.size and (int(rows.min()) < 0 or int(rows.max()) >= n_all):
+            raise ValueError(f"assemble: rows must be indices in [0, {n_all}) (the blocks' rows), got "
+                             f"min {int(rows.min())}, max {int(rows.max())}")
     widths = []
     for col in columns:
         b = replace[col] if col in replace else blocks[col]

@@ -68,7 +68,7 @@ def test_synthetic_seeding_and_validation():
     assert not a.equals(c)
     d1 = datasets.load("synthetic_makhlouf", n=1000, seed=5)
     pd.testing.assert_frame_equal(d1.frame, a)
-    with pytest.raises(ValueError, match="n="):
+    with pytest.raises(ValueError, match="n must be an integer >= 2"):
         datasets.load("synthetic_makhlouf", n=1)
     with pytest.raises(ValueError, match="variant=1 with n=100000"):
         datasets.load("synthetic_makhlouf", source="authors", variant=2)

@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from .._validation import check_member
+
 __all__ = ["Dataset", "LoaderInfo", "register", "names", "load", "info"]
 
 
@@ -214,12 +216,14 @@ def load(name: str, **options: Any) -> Dataset:
     if unknown:
         valid = ", ".join(f"{k}={v!r}" for k, v in li.defaults.items()) or "(none)"
         raise ValueError(f"unknown option(s) {unknown} for dataset {name!r}; valid options: {valid}")
-    for key, value in options.items():
+    for key, value in list(options.items()):
         allowed = li.choices[key]
-        if allowed is not None and value not in allowed:
-            raise ValueError(
-                f"invalid {key}={value!r} for dataset {name!r}; valid: {', '.join(map(repr, allowed))}"
-            )
+        if allowed is not None:
+            # of the same type as well as equal: True is not 1, 3.0 is not 3 (check_member)
+            try:
+                options[key] = check_member(value, allowed, key)
+            except ValueError as err:
+                raise ValueError(f"{err} (dataset {name!r})") from None
     ds = li.func(**options)
     ds.options = {**li.defaults, **options}
     return ds

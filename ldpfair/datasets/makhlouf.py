@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import check_rng
+from .._validation import check_choice, check_count, check_member, check_real, check_rng
 from .arcolezi import domains_of, label_encode, read_codes_csv
 from .core import Dataset, register
 from .registry import fetch
@@ -77,13 +77,10 @@ def generate_synthetic(
     threshold : float
         The threshold on scaled Y.
     """
-    if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 2:
-        raise ValueError(f"invalid n={n!r}; valid: an integer >= 2")
-    if not 0.0 < float(quantile) < 1.0:
-        raise ValueError(f"invalid quantile={quantile!r}; valid: a number in (0, 1)")
-    if variant not in (1, 2):
-        raise ValueError(f"invalid variant={variant!r}; valid: 1, 2")
-    n = int(n)
+    n = check_count(n, "n", minimum=2)
+    quantile = check_real(quantile, "quantile", low=0.0, high=1.0, low_open=True, high_open=True)
+    variant = int(check_member(variant, (1, 2), "variant"))  # type: ignore[call-overload]
+    rng = check_rng(rng)
     c = rng.random(n) < _P_C
     a = rng.random(n) < np.where(c, _P_A_GIVEN_C[1], _P_A_GIVEN_C[0])
     cum = np.cumsum(np.asarray(_P_M_GIVEN_A), axis=1)  # (2, 3)
@@ -184,6 +181,7 @@ def load_synthetic_makhlouf(
     -------
     Dataset
     """
+    n = check_count(n, "n", minimum=2)
     opts = {"n": n, "quantile": quantile, "seed": seed, "variant": variant, "source": source}
     if source == "authors":
         if variant != 1 or n != 100_000:
@@ -217,7 +215,8 @@ def build_compas(
     raw : pandas.DataFrame
         ``compas-scores-two-years.csv`` as read by pandas.
     threshold : int
-        ``Y = 1`` iff ``v_decile_score > threshold``.
+        ``Y = 1`` iff ``v_decile_score > threshold``; an integer from 0 to 10
+        (``True`` and ``3.0`` are refused).
     date_filter : {"authors", "corrected"}
         "authors": ``days <= 30 OR days >= -30`` (only drops missing
         ``days_b_screening_arrest``; 5,915 rows); "corrected": ``AND`` (5,278 rows).
@@ -229,8 +228,8 @@ def build_compas(
     categories : dict
         Code labels.
     """
-    if date_filter not in ("authors", "corrected"):
-        raise ValueError(f"invalid date_filter={date_filter!r}; valid: 'authors', 'corrected'")
+    threshold = check_count(threshold, "threshold", minimum=0, maximum=10, why=" (a violent decile score)")
+    check_choice(date_filter, ("authors", "corrected"), "date_filter")
     missing = [
         c
         for c in ("sex", "race", "age_cat", "priors_count", "v_decile_score", "days_b_screening_arrest")

@@ -24,7 +24,11 @@ Where a file is read from
   match, and refuses a download whose hash does not match.
 
 A file is never returned unless its sha256 matches the registry. Hashes are
-cached in-process per ``(path, mtime, size)``, so repeated loads are cheap.
+cached in-process per ``(path, mtime, size)``, so repeated loads are cheap. The
+limit of that cache, accepted and documented: a file edited in place *within one
+process* with its size and modification time restored (``os.utime``) is not
+hashed again, so the edit goes unnoticed until the next process (whose cache
+starts empty) or :func:`clear_hash_cache`.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ from .. import config
 __all__ = [
     "COLLECTIONS",
     "ChecksumError",
+    "clear_hash_cache",
     "FileEntry",
     "FileRegistry",
     "FileStatus",
@@ -127,6 +132,10 @@ _HASH_CACHE: dict[tuple[str, int, int], str] = {}
 def file_sha256(path: str | os.PathLike[str]) -> str:
     """Return the sha256 (hex) of ``path``, cached per ``(path, mtime, size)``.
 
+    The cache is per process: a file rewritten in place with the same size and
+    its modification time restored keeps its cached digest within the process
+    (a new process, or :func:`clear_hash_cache`, hashes it again).
+
     Parameters
     ----------
     path : path-like
@@ -149,6 +158,11 @@ def file_sha256(path: str | os.PathLike[str]) -> str:
         digest = h.hexdigest()
         _HASH_CACHE[key] = digest
     return digest
+
+
+def clear_hash_cache() -> None:
+    """Forget every cached digest, so the next :func:`file_sha256` of each file reads it again."""
+    _HASH_CACHE.clear()
 
 
 # ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from typing import Literal
 
 import numpy as np
 
-from .._validation import check_choice
+from .._validation import check_choice, check_label_types
 from ..metrics.groups import check_binary
 
 __all__ = ["fairbalance_weights"]
@@ -25,6 +25,7 @@ __all__ = ["fairbalance_weights"]
 
 def _encode(groups: object) -> tuple[np.ndarray, np.ndarray]:
     """Codes ``0 .. g-1`` of the rows' groups (tuples of all columns for 2-D input) and the group labels."""
+    check_label_types(groups, "groups")
     arr = np.asarray(groups)
     if arr.ndim not in (1, 2):
         raise ValueError(f"groups must be 1-D (one sensitive column) or 2-D (n rows x m sensitive columns), "

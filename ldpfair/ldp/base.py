@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import check_domain_size, check_epsilon, check_values
+from .._validation import check_domain_size, check_epsilon, check_real_array, check_values
 
 __all__ = [
     "FrequencyOracle",
@@ -85,7 +85,7 @@ def project_simplex(x: np.ndarray) -> np.ndarray:
     numpy.ndarray
         Non-negative vectors summing to one, closest to ``x`` in L2.
     """
-    x = np.asarray(x, dtype=float)
+    x = check_real_array(x, "x", allow_nan=True)
     k = x.shape[-1]
     u = -np.sort(-x, axis=-1)
     css = np.cumsum(u, axis=-1) - 1.0
@@ -267,8 +267,9 @@ class FrequencyOracle(abc.ABC):
         n : int
             Number of users, ``>= 1``.
         f : float or array-like, optional
-            True frequency of the value(s). ``None`` gives the approximate variance
-            with ``f = 0`` (the paper's ``Var*``).
+            True frequency of the value(s), real numbers in ``[0, 1]`` (NaN,
+            strings and booleans are refused). ``None`` gives the approximate
+            variance with ``f = 0`` (the paper's ``Var*``).
 
         Returns
         -------
@@ -277,7 +278,7 @@ class FrequencyOracle(abc.ABC):
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n must be an integer >= 1, got {n!r}")
         p, q = self.p, self.q
-        f_arr = 0.0 if f is None else np.asarray(f, dtype=float)
+        f_arr = 0.0 if f is None else check_real_array(f, "f", low=0.0, high=1.0)
         var = q * (1 - q) / (n * (p - q) ** 2) + f_arr * (1 - p - q) / (n * (p - q))
         return float(var) if np.ndim(var) == 0 else var
 

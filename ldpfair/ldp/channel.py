@@ -21,9 +21,14 @@ EPS_RTOL = 1e-6
 def check_channel_matrix(Q: np.ndarray) -> np.ndarray:
     """Return ``Q`` as a float array after checking it is a channel.
 
-    A 2-D matrix with at least 2 rows and columns, finite entries ``>= 0`` and
-    rows summing to one within :data:`ROW_TOL`; ``ValueError`` otherwise.
+    A 2-D matrix of real numbers (not strings or booleans: ``TypeError``) with at
+    least 2 rows and columns, finite entries ``>= 0`` and rows summing to one
+    within :data:`ROW_TOL`; ``ValueError`` otherwise.
     """
+    kind = np.asarray(Q).dtype.kind
+    if kind not in "iuf":  # strings would be parsed and booleans counted as 0/1 by dtype=float
+        what = "booleans" if kind == "b" else f"dtype {np.asarray(Q).dtype}"
+        raise TypeError(f"Q must be a matrix of probabilities (real numbers), got {what}")
     Q = np.array(Q, dtype=float)
     if Q.ndim != 2 or Q.shape[0] < 2 or Q.shape[1] < 2:
         raise ValueError(f"Q must be a 2-D matrix with at least 2 rows and columns, got shape {Q.shape}")

@@ -23,7 +23,7 @@ from typing import NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._validation import check_choice, check_rng
+from .._validation import check_choice, check_epsilon, check_rng
 from ._kernels import grr_from_uniforms, lh_support
 from .base import FrequencyOracle, ratio_or_inf
 
@@ -66,6 +66,7 @@ def olh_g(epsilon: float, variant: str = "authors") -> int:
     ``2**52`` (reached only for eps > 36).
     """
     check_choice(variant, VARIANTS, "variant")
+    epsilon = check_epsilon(epsilon, "epsilon")
     if epsilon > 36:
         return G_MAX
     e = math.exp(epsilon)
@@ -128,10 +129,14 @@ class LocalHashing(FrequencyOracle):
         return ratio_or_inf(self._pg, self._qg)
 
     def hash(self, a: ArrayLike, b: ArrayLike, x: ArrayLike) -> np.ndarray:
-        """Evaluate ``((a x + b) mod P) mod g`` elementwise (broadcasting)."""
-        a = np.asarray(a, dtype=np.int64)
-        b = np.asarray(b, dtype=np.int64)
-        x = np.asarray(x, dtype=np.int64)
+        """Evaluate ``((a x + b) mod P) mod g`` elementwise (broadcasting); integers only."""
+        arrays = []
+        for field, arr in (("a", a), ("b", b), ("x", x)):
+            arr = np.asarray(arr)
+            if arr.dtype.kind not in "iu":  # a float would be truncated to another hash or value
+                raise ValueError(f"hash: {field} must hold integers, got dtype {arr.dtype}")
+            arrays.append(arr.astype(np.int64, copy=False))
+        a, b, x = arrays
         return ((a * x + b) % PRIME) % self.g
 
     def perturb(self, values: np.ndarray, rng: np.random.Generator) -> LHReports:
@@ -147,15 +152,53 @@ class LocalHashing(FrequencyOracle):
 
     def n_reports(self, reports: LHReports) -> int:
         """Number of users."""
-        return int(np.asarray(reports[2]).shape[0])
+        return int(self._report_arrays(reports)[2].shape[0])
+
+    def _report_arrays(self, reports: LHReports) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(a, b, z)`` as 1-D integer arrays of equal length (structure and dtype only)."""
+        if not isinstance(reports, tuple) or len(reports) != 3:
+            raise ValueError("reports must be an LHReports(a, b, z) tuple from perturb(), got "
+                             f"{type(reports).__name__}" + (f" of length {len(reports)}"
+                                                            if isinstance(reports, tuple) else ""))
+        arrays = [np.asarray(r) for r in reports]
+        for field, arr in zip("abz", arrays, strict=True):
+            if arr.dtype.kind not in "iu":
+                raise ValueError(f"reports.{field} must hold integers, got dtype {arr.dtype}")
+        a, b, z = arrays
+        if not a.shape == b.shape == z.shape or a.ndim != 1:
+            raise ValueError("reports a, b and z must be 1-D arrays of equal length, got shapes "
+                             f"{a.shape}, {b.shape}, {z.shape}")
+        return a, b, z
+
+    def _check_reports(self, reports: LHReports) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(a, b, z)`` as contiguous int64 arrays after checking each lies in its range.
+
+        A hash function has ``a`` in ``[1, P)`` and ``b`` in ``[0, P)``; a report
+        ``z`` lies in ``[0, g)``. Anything else is not a report of this protocol
+        (``a = 0`` hashes every value alike; ``z >= g`` matches no value) and
+        would bias the estimate: one vectorised min/max per field.
+        """
+        arrays = self._report_arrays(reports)
+        out = []
+        for field, arr, lo, hi in zip("abz", arrays, (1, 0, 0), (PRIME, PRIME, self.g), strict=True):
+            if arr.size and (int(arr.min()) < lo or int(arr.max()) >= hi):
+                bad = arr[(arr < lo) | (arr >= hi)]
+                raise ValueError(f"reports.{field} must lie in [{lo}, {hi}) (found {bad.size} value(s) "
+                                 f"outside, e.g. {int(bad[0])}); these are not {self.name} reports "
+                                 f"with g={self.g}")
+            out.append(np.ascontiguousarray(arr, dtype=np.int64))
+        return out[0], out[1], out[2]
 
     def support(self, reports: LHReports) -> np.ndarray:
-        """``S[i, x] = (H_i(x) == z_i)``: the indicator vector (IVE), boolean n x k."""
-        if not isinstance(reports, tuple) or len(reports) != 3:
-            raise ValueError("reports must be an LHReports(a, b, z) tuple from perturb()")
-        a, b, z = (np.ascontiguousarray(np.asarray(r, dtype=np.int64)) for r in reports)
-        if not a.shape == b.shape == z.shape or a.ndim != 1:
-            raise ValueError("reports a, b and z must be 1-D arrays of equal length")
+        """``S[i, x] = (H_i(x) == z_i)``: the indicator vector (IVE), boolean n x k.
+
+        Raises
+        ------
+        ValueError
+            Unless ``reports`` is an ``LHReports(a, b, z)`` of equal-length integer
+            arrays with ``a`` in ``[1, P)``, ``b`` in ``[0, P)`` and ``z`` in ``[0, g)``.
+        """
+        a, b, z = self._check_reports(reports)
         return lh_support(a, b, z, self.k, PRIME, self.g)
 
 
@@ -190,8 +233,6 @@ class OLH(LocalHashing):
         check_choice(variant, VARIANTS, "variant")
         self.variant = variant
         if g is None:
-            from .._validation import check_epsilon
-
             g = olh_g(check_epsilon(epsilon, "epsilon"), variant)
         super().__init__(k, epsilon, g=g)
 

@@ -21,7 +21,7 @@ import math
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from .._validation import check_choice, check_rng
+from .._validation import check_choice, check_epsilon, check_real, check_rng
 from .base import CHUNK, FrequencyOracle
 from .unary import bit_counts, draw_unary
 
@@ -56,6 +56,7 @@ def the_threshold(epsilon: float, variant: str = "authors") -> float:
     ``(0.5, 1)`` as the paper states. Both give the same optimum.
     """
     check_choice(variant, VARIANTS, "variant")
+    epsilon = check_epsilon(epsilon, "epsilon")
     bounds = (0.0, 1.0) if variant == "authors" else (0.5, 1.0)
     res = minimize_scalar(the_objective, bounds=bounds, method="bounded", args=(epsilon,))
     return float(res.x)
@@ -98,8 +99,8 @@ class THE(FrequencyOracle):
                     f"epsilon = {self.epsilon!r} is too small for THE: its probabilities p and q are "
                     "equal in floating point (the threshold search divides by zero); use a larger "
                     "epsilon") from None
-        elif isinstance(theta, bool) or not isinstance(theta, (float, int)) or not 0.0 < theta < 1.0:
-            raise ValueError(f"theta must be a real in (0, 1), got {theta!r}")
+        else:  # any real type (np.float32 too); bools, strings, NaN refused
+            theta = check_real(theta, "theta", low=0.0, high=1.0, low_open=True, high_open=True)
         self.theta = float(theta)
         self.scale = 2.0 / self.epsilon
 
@@ -136,6 +137,11 @@ class THE(FrequencyOracle):
             return reports
         if reports.dtype.kind != "f":
             raise ValueError(f"reports must be boolean sets or float vectors, got {reports.dtype}")
+        # one reduction: any NaN or inf makes the sum non-finite (then count exactly: a sum may overflow)
+        bad = 0 if np.isfinite(reports.sum()) else int((~np.isfinite(reports)).sum())
+        if bad:
+            raise ValueError(f"reports must be finite noisy vectors; found {bad} NaN or infinite entries "
+                             "(a NaN is not 'below the threshold': it is no report)")
         return reports > self.theta
 
     def support_counts(self, reports: np.ndarray) -> np.ndarray:

@@ -20,7 +20,14 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from .._validation import check_choice, check_domain_size, check_epsilon, check_rng, check_values
+from .._validation import (
+    check_choice,
+    check_domain_size,
+    check_epsilon,
+    check_real_array,
+    check_rng,
+    check_values,
+)
 from .grr import GRR, one_hot
 from .registry import make_protocol
 
@@ -88,7 +95,7 @@ def split_budget(
         check_choice(split, SPLITS, "split")
         weights = np.ones(len(ks)) if split == "uniform" else np.asarray(ks, dtype=float)
     else:
-        weights = np.asarray(split, dtype=float)
+        weights = check_real_array(split, "split weights", allow_nan=True)
         if weights.shape != (len(ks),):
             raise ValueError(
                 f"split weights must have one entry per attribute ({len(ks)}), got shape {weights.shape}"
@@ -99,6 +106,9 @@ def split_budget(
 
 
 def _radix(ks: Sequence[int]) -> tuple[np.ndarray, int]:
+    if isinstance(ks, (str, bytes)) or not isinstance(ks, Sequence | np.ndarray) or len(ks) == 0:
+        raise TypeError(f"domain_sizes must be a non-empty sequence of ints, got {ks!r}")
+    ks = [check_domain_size(k, f"domain_sizes[{j}]") for j, k in enumerate(ks)]
     total = math.prod(ks)
     if total > 2**53:
         raise ValueError(f"the product domain has {total} values; combined collection supports <= 2**53")
@@ -111,23 +121,52 @@ def _radix(ks: Sequence[int]) -> tuple[np.ndarray, int]:
 def encode_combined(columns: Sequence[np.ndarray], domain_sizes: Sequence[int]) -> tuple[np.ndarray, int]:
     """Mixed-radix code of the tuple of columns (first column most significant).
 
+    Parameters
+    ----------
+    columns : sequence of array-like of int
+        One column of codes per attribute, all of the same length, column ``j``
+        in ``[0, k_j)``.
+    domain_sizes : sequence of int
+        ``k_j`` per column (as many as columns).
+
     Returns
     -------
     codes : numpy.ndarray of int64
     K : int
         The product domain size ``prod k_j`` (never materialised).
+
+    Raises
+    ------
+    ValueError
+        For a different number of columns and domain sizes, columns of
+        different lengths (they are not broadcast) or a code outside its domain.
     """
     strides, total = _radix(domain_sizes)
-    code = np.zeros(len(columns[0]), dtype=np.int64)
-    for col, stride in zip(columns, strides, strict=True):
+    if isinstance(columns, np.ndarray) and columns.ndim == 2:
+        columns = list(columns)
+    if not isinstance(columns, Sequence) or len(columns) != len(strides):
+        got = len(columns) if isinstance(columns, Sequence) else type(columns).__name__
+        raise ValueError(f"columns must be a sequence of {len(strides)} columns (one per entry of "
+                         f"domain_sizes), got {got}")
+    values = [check_values(col, int(k), f"columns[{j}]")
+              for j, (col, k) in enumerate(zip(columns, domain_sizes, strict=True))]
+    lengths = sorted({v.shape[0] for v in values})
+    if len(lengths) != 1:
+        raise ValueError(f"columns must all have the same length (one code per user), got lengths {lengths}")
+    code = np.zeros(lengths[0], dtype=np.int64)
+    for col, stride in zip(values, strides, strict=True):
         code += col * stride
     return code, total
 
 
 def decode_combined(codes: np.ndarray, domain_sizes: Sequence[int]) -> list[np.ndarray]:
-    """Inverse of :func:`encode_combined`: one int64 column per attribute."""
-    strides, _ = _radix(domain_sizes)
-    codes = np.asarray(codes, dtype=np.int64)
+    """Inverse of :func:`encode_combined`: one int64 column per attribute.
+
+    ``codes`` must be integer codes in ``[0, prod k_j)`` (a code outside would wrap
+    around to a valid tuple: ``ValueError``).
+    """
+    strides, total = _radix(domain_sizes)
+    codes = check_values(codes, total, "codes")
     return [(codes // stride) % k for stride, k in zip(strides, domain_sizes, strict=True)]
 
 

@@ -22,6 +22,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -29,7 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import OptimizeResult, linprog
 
-from .._validation import check_choice, check_epsilon
+from .._validation import check_choice, check_count, check_epsilon, check_real, check_real_array
 from ..identity import versioned
 from .base import EXP_ARG_MAX
 from .channel import ChannelMechanism, channel_epsilon, check_channel_matrix, within_level
@@ -55,7 +56,7 @@ MAX_KARY_EPSILON = EXP_ARG_MAX
 
 
 def _proportions(p_a: ArrayLike, name: str = "p_a", k: int | None = None) -> np.ndarray:
-    arr = np.asarray(p_a, dtype=float)
+    arr = check_real_array(p_a, name, allow_nan=True)
     if arr.ndim != 1 or arr.size < 2:
         raise ValueError(f"{name} must be a 1-D array of at least 2 group proportions, got shape {arr.shape}")
     if k is not None and arr.size != k:
@@ -110,11 +111,17 @@ def optimal_binary(proportions: ArrayLike, epsilon: float) -> ChannelMechanism:
 
 
 def data_unfairness(Q: np.ndarray, p_a: ArrayLike, p_y_given_a: ArrayLike) -> float:
-    """``Delta(D_M) = max_a |P(Y=1 | Z=a) / P(Y=1) - 1|`` after the channel ``Q``."""
-    Q = np.asarray(Q, dtype=float)
-    pa = np.asarray(p_a, dtype=float)
-    pa = pa / pa.sum()
-    py = np.asarray(p_y_given_a, dtype=float)
+    """``Delta(D_M) = max_a |P(Y=1 | Z=a) / P(Y=1) - 1|`` after the channel ``Q``.
+
+    ``Q`` a ``k x m`` channel, ``p_a`` ``k`` group proportions (or counts) ``> 0``,
+    ``p_y_given_a`` ``k`` probabilities in ``[0, 1]`` (strings, booleans and NaN
+    are refused).
+    """
+    Q = check_channel_matrix(Q)
+    pa = _proportions(p_a, "p_a", Q.shape[0])
+    py = check_real_array(p_y_given_a, "p_y_given_a", low=0.0, high=1.0, ndim=1)
+    if py.shape != pa.shape:
+        raise ValueError(f"p_y_given_a must have {pa.size} entries (one per row of Q), got {py.size}")
     p1 = float(pa @ py)
     num = (py * pa) @ Q
     den = pa @ Q
@@ -221,6 +228,9 @@ class KaryResult:
         LPs solved.
     method : str
         ``"dinkelbach"`` or ``"bisection"``.
+    converged : bool
+        Whether the method met its stopping rule within ``max_iter`` LPs (when not,
+        :func:`optimal_kary` also warns: ``Q`` is feasible but not proved optimal).
     uniform_weight : float
         Weight ``t`` of the uniform channel mixed into the LP solution,
         ``Q = (1 - t) Q_LP + t / k``, to bring its level back to ``epsilon``
@@ -236,6 +246,7 @@ class KaryResult:
     iterations: int
     method: str
     uniform_weight: float = 0.0
+    converged: bool = True
 
     @property
     def mechanism(self) -> ChannelMechanism:
@@ -259,7 +270,8 @@ def enforce_level(Q: np.ndarray, epsilon: float, *, tol: float = 1e-15) -> tuple
     epsilon : float
         Target level, ``> 0``.
     tol : float
-        Precision of ``t``.
+        Precision of ``t``, in ``(0, 1)``. The bisection also stops at the
+        resolution of floating point, so a tiny ``tol`` cannot make it loop.
 
     Returns
     -------
@@ -269,6 +281,8 @@ def enforce_level(Q: np.ndarray, epsilon: float, *, tol: float = 1e-15) -> tuple
     """
     Q = check_channel_matrix(Q)
     epsilon = check_epsilon(epsilon, "epsilon")
+    tol = check_real(tol, "tol", low=0.0, high=1.0, low_open=True, high_open=True,
+                     why=" (the precision of the mixing weight)")
     if channel_epsilon(Q) <= epsilon:
         return Q, 0.0
     uniform = np.full_like(Q, 1.0 / Q.shape[1])
@@ -279,6 +293,8 @@ def enforce_level(Q: np.ndarray, epsilon: float, *, tol: float = 1e-15) -> tuple
     lo, hi = 0.0, 1.0
     while hi - lo > tol:
         mid = 0.5 * (lo + hi)
+        if not lo < mid < hi:  # adjacent floats: no finer t exists
+            break
         if channel_epsilon(mix(mid)) <= epsilon:
             hi = mid
         else:
@@ -318,9 +334,12 @@ def optimal_kary(
         Exact solver: generalised Dinkelbach (default) or bisection on the
         objective value with feasibility LPs.
     tol : float
-        Stopping tolerance on the objective.
+        Stopping tolerance on the objective, finite and ``>= 0``.
     max_iter : int
-        Maximum number of LPs.
+        Maximum number of LPs, an integer ``>= 2`` (the starting LP and at least
+        one step). A method that has not met its stopping rule when ``max_iter``
+        LPs are spent returns its best feasible ``Q`` with ``converged=False`` and
+        a :class:`RuntimeWarning` naming ``max_iter``.
 
     Returns
     -------
@@ -346,7 +365,7 @@ def optimal_kary(
     """
     pa = _proportions(p_a)
     k = pa.size
-    py = np.asarray(p_y_given_a, dtype=float)
+    py = check_real_array(p_y_given_a, "p_y_given_a", allow_nan=True)
     if py.shape != (k,) or not np.all(np.isfinite(py)) or np.any((py < 0) | (py > 1)):
         raise ValueError(
             f"p_y_given_a must hold {k} probabilities in [0, 1], got {np.asarray(p_y_given_a).tolist()}"
@@ -356,6 +375,8 @@ def optimal_kary(
         raise ValueError("P(Y=1) must be > 0 (p_y_given_a is all zero)")
     epsilon = check_epsilon(epsilon, "epsilon")
     check_choice(method, ("dinkelbach", "bisection"), "method")
+    tol = check_real(tol, "tol", low=0.0, why=" (stopping tolerance on the objective)")
+    max_iter = check_count(max_iter, "max_iter", minimum=2, why=" (the starting LP and at least one step)")
     zmin = smallest_feasible_zeta(pa, epsilon)
     if zeta is None:
         zeta = zmin
@@ -406,6 +427,7 @@ def optimal_kary(
     s_col = np.zeros((k, nv))
     s_col[:, -1] = -1.0
 
+    converged = False
     if method == "dinkelbach":
         c = np.zeros(nv)
         c[-1] = 1.0
@@ -423,6 +445,7 @@ def optimal_kary(
             else:
                 improvement = 0.0
             if res.fun >= -tol or improvement <= tol:
+                converged = True
                 break
     else:
         lo, hi = 0.0, t
@@ -440,6 +463,12 @@ def optimal_kary(
                 hi = min(mid, t)
             else:
                 lo = mid
+        converged = hi - lo <= tol
+    if not converged:
+        warnings.warn(
+            f"optimal_kary ({method}) stopped at max_iter={max_iter} LPs before meeting its stopping "
+            f"rule (tol={tol:g}): Q is feasible but not proved optimal (delta may be above the "
+            "optimum); raise max_iter", RuntimeWarning, stacklevel=2)
     weight = 0.0
     if not within_level(channel_epsilon(best_q), epsilon):
         # Beyond the solver's tolerances (entries near e^-eps at large eps): repair
@@ -454,6 +483,7 @@ def optimal_kary(
         iterations=iterations,
         method=method,
         uniform_weight=weight,
+        converged=converged,
     )
 
 
@@ -493,6 +523,10 @@ def opt_factory(
     if y.ndim != 1 or not np.all(np.isin(y, (0, 1))):
         raise ValueError("y must be a 1-D array of binary labels in {0, 1}")
     y = y.astype(float)
+    check_choice(method, ("dinkelbach", "bisection"), "method")
+    zeta_slack = check_real(zeta_slack, "zeta_slack", low=0.0, high=1.0, why=" (added to zeta_min)")
+    if zeta is not None:
+        zeta = check_real(zeta, "zeta", low=0.0, high=1.0)
 
     def factory(k: int, epsilon: float, values: np.ndarray) -> ChannelMechanism:
         values = np.asarray(values)

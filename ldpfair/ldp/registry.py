@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from .base import FrequencyOracle
@@ -61,5 +62,17 @@ def make_protocol(name: str, k: int, epsilon: float, **options: Any) -> Frequenc
     Returns
     -------
     FrequencyOracle
+
+    Raises
+    ------
+    ValueError
+        For an option the protocol does not take (the message lists those it takes).
     """
-    return protocol_class(name)(k, epsilon, **options)
+    cls = protocol_class(name)
+    params = inspect.signature(cls.__init__).parameters
+    accepted = [p for p in params if p not in ("self", "k", "epsilon")]
+    unknown = sorted(set(options) - set(accepted))
+    if unknown:
+        valid = ", ".join(accepted) if accepted else "none"
+        raise ValueError(f"unknown option(s) {unknown} for protocol {cls.name}; valid options: {valid}")
+    return cls(k, epsilon, **options)

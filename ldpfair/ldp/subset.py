@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .._validation import check_choice, check_rng
+from .._validation import check_choice, check_domain_size, check_epsilon, check_rng
 from ._subsets import draw_subsets
 from .base import EXP_ARG_MAX, FrequencyOracle, ratio_or_inf
 
@@ -36,6 +36,8 @@ def subset_size(k: int, epsilon: float, variant: str = "authors") -> int:
         ``omega`` in ``[1, k - 1]``.
     """
     check_choice(variant, VARIANTS, "variant")
+    k = check_domain_size(k, "k")
+    epsilon = check_epsilon(epsilon, "epsilon")
     ratio = k / (math.exp(epsilon) + 1.0) if epsilon < EXP_ARG_MAX else 0.0
     raw = np.rint(ratio) if variant == "authors" else math.floor(ratio)
     return int(min(k - 1, max(1, int(raw))))
@@ -122,19 +124,30 @@ class SS(FrequencyOracle):
         rng = check_rng(rng)
         return draw_subsets(values, self.k, self.omega, self.p, rng)
 
-    def support(self, reports: np.ndarray) -> np.ndarray:
-        """Indicator vector encoding (IVE) of the subsets (boolean, n x k)."""
+    def _check_reports(self, reports: np.ndarray) -> np.ndarray:
+        """``reports`` as an array after checking its shape ``(n, omega)`` and members in ``[0, k)``.
+
+        One vectorised min/max; repeated members within a subset are not looked for.
+        """
         reports = np.asarray(reports)
         if reports.ndim != 2 or reports.shape[1] != self.omega or reports.dtype.kind not in "iu":
             raise ValueError(
                 f"reports must be an integer array of shape (n, {self.omega}), "
                 f"got {reports.dtype} {reports.shape}"
             )
+        if reports.size and (int(reports.min()) < 0 or int(reports.max()) >= self.k):
+            bad = reports[(reports < 0) | (reports >= self.k)]
+            raise ValueError(f"reports must hold subset members in [0, {self.k}) (domain size k={self.k}); "
+                             f"found {bad.size} outside, e.g. {int(bad[0])}")
+        return reports
+
+    def support(self, reports: np.ndarray) -> np.ndarray:
+        """Indicator vector encoding (IVE) of the subsets (boolean, n x k)."""
+        reports = self._check_reports(reports)
         out = np.zeros((reports.shape[0], self.k), dtype=bool)
         np.put_along_axis(out, reports, True, axis=1)
         return out
 
     def support_counts(self, reports: np.ndarray) -> np.ndarray:
         """Number of subsets holding each value."""
-        self.support(reports[:1])
-        return np.bincount(np.asarray(reports).ravel(), minlength=self.k)
+        return np.bincount(self._check_reports(reports).ravel(), minlength=self.k)

@@ -27,7 +27,7 @@ from typing import Literal
 
 import numpy as np
 
-from .._validation import check_choice
+from .._validation import check_choice, check_real
 from .fairness import any_nan_odds, safe_div
 from .gaps import NanPolicy, binary_group_rates, max_gap, pairwise_meo, privileged_vs_rest_rates
 from .groups import group_rates
@@ -115,9 +115,13 @@ def group_difference_metrics(
     Parameters
     ----------
     ppv_zero_division : float
-        PPV of a group with no predicted positive. Default NaN (with a warning);
-        the authors' ``sklearn.metrics.precision_score`` returned ``0.0``.
+        PPV of a group with no predicted positive: NaN (default, with a warning)
+        or a number in ``[0, 1]``; the authors' ``sklearn.metrics.precision_score``
+        returned ``0.0``.
     """
+    if not (isinstance(ppv_zero_division, float) and np.isnan(ppv_zero_division)):
+        ppv_zero_division = check_real(ppv_zero_division, "ppv_zero_division", low=0.0, high=1.0,
+                                       why=" or NaN")
     r = binary_group_rates(y_true, y_pred, sensitive_features)
     ppv = r["ppv"].to_numpy(copy=True)
     ppv[(r["n"].to_numpy() > 0) & np.isnan(ppv)] = ppv_zero_division

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .._validation import check_label_types, check_scalar_label
 from .bundles import (
     GROUP_RATE_NAMES,
     group_difference_metrics,
@@ -95,6 +96,8 @@ def evaluate(
         s = check_scores(scores, "scores")
         if y.shape != s.shape:
             raise ValueError(f"scores has {s.shape[0]} entries but y_true has {y.shape[0]}")
+    check_scalar_label(privileged, "privileged")
+    check_label_types(sensitive_features, "sensitive_features")
     a = np.asarray(sensitive_features)
     codes, labs = encode_groups(a, labels)
     if codes.shape != y.shape:

@@ -41,7 +41,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice
+from .._validation import check_bool, check_choice
 from .gaps import (
     NanPolicy,
     binary_group_rates,
@@ -295,6 +295,7 @@ def soft_statistical_parity(
     classifier. ``absolute=True`` gives ``|SP|``. Equals
     ``rate_gap("selection_rate", None, scores, compare="group1_minus_group0", soft=True)``.
     """
+    absolute = check_bool(absolute, "absolute")
     s = check_scores(scores, "scores")
     r = binary_group_rates(np.zeros(s.shape[0], dtype=np.int64), s, sensitive_features, soft=True,
                            warn=False, names=("scores", "scores"))
@@ -315,6 +316,7 @@ def soft_equal_opportunity(
     ``absolute=True`` gives ``|EO|``. Equals
     ``rate_gap("tpr", y_true, scores, compare="group1_minus_group0", soft=True)``.
     """
+    absolute = check_bool(absolute, "absolute")
     value = gap("tpr", y_true, scores, sensitive_features, "group1_minus_group0", soft=True)
     return abs(value) if absolute else value
 

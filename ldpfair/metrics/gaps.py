@@ -38,7 +38,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from .._validation import check_choice
+from .._validation import check_bool, check_choice, check_label_types, check_real_array, check_scalar_label
 from .groups import (
     UndefinedRateWarning,
     check_binary,
@@ -66,7 +66,8 @@ def max_gap(rates: object, *, nan_policy: NanPolicy = "propagate") -> float:
     Parameters
     ----------
     rates : array-like of float
-        One rate per group.
+        One rate per group (a 1-D array of numbers; NaN marks an undefined rate;
+        strings, booleans and infinities are refused).
     nan_policy : {"propagate", "omit"}
         With ``"propagate"`` an undefined (NaN) group rate makes the result NaN;
         ``"omit"`` ignores such groups. Fewer than two groups left gives NaN with
@@ -78,7 +79,7 @@ def max_gap(rates: object, *, nan_policy: NanPolicy = "propagate") -> float:
         ``max(r) - min(r)`` (``>= 0``) or NaN.
     """
     check_choice(nan_policy, ("propagate", "omit"), "nan_policy")
-    r = np.asarray(rates, dtype=np.float64)
+    r = check_real_array(rates, "rates", ndim=1, allow_nan=True)
     if np.isnan(r).any():
         if nan_policy == "propagate":
             return float("nan")
@@ -128,6 +129,8 @@ def privileged_vs_rest_rates(
     with one warning naming ``privileged`` and the values present
     (``stacklevel`` counts from the warning's helper, as in :func:`warnings.warn`).
     """
+    check_scalar_label(privileged, "privileged")
+    check_label_types(sensitive_features, "sensitive_features")
     a = np.asarray(sensitive_features)
     if a.ndim != 1:
         raise ValueError(f"sensitive_features must be one-dimensional, got shape {a.shape}")
@@ -202,15 +205,17 @@ def rate_gap(
         binary attribute; or ``max_{a,a'} |rate(a) - rate(a')|`` over every pair
         of groups (fairlearn's ``MetricFrame.difference(method="between_groups")``).
     privileged : object
-        The privileged group of ``"privileged_vs_rest"`` (unused otherwise).
+        The privileged group of ``"privileged_vs_rest"``: one label, not a list
+        (unused otherwise).
     labels : sequence, optional
         The groups of ``"max_gap"`` (listing one absent from the data makes the gap
         NaN under ``nan_policy="propagate"``); ``None`` or ``[0, 1]`` for
         ``"group1_minus_group0"``; unused by ``"privileged_vs_rest"``.
     absolute : bool
-        Return ``|gap|`` (a max gap is already ``>= 0``).
+        Return ``|gap|`` (a max gap is already ``>= 0``); ``True`` or ``False``.
     soft : bool
-        ``y_pred`` holds scores in ``[0, 1]``; the rates are expectations.
+        ``y_pred`` holds scores in ``[0, 1]``; the rates are expectations
+        (``True`` or ``False``).
     nan_policy : {"propagate", "omit"}
         Undefined group rates in ``"max_gap"``: NaN result, or groups ignored.
 
@@ -234,6 +239,8 @@ def rate_gap(
     check_choice(rate, GAP_RATES, "rate")
     check_choice(compare, COMPARISONS, "compare")
     check_choice(nan_policy, ("propagate", "omit"), "nan_policy")
+    absolute = check_bool(absolute, "absolute")
+    soft = check_bool(soft, "soft")
     if y_pred is None and rate != "base_rate":
         raise ValueError(f"rate={rate!r} needs y_pred (only 'base_rate' is a rate of y_true alone)")
     if y_true is None and rate != "selection_rate":

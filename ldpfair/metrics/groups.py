@@ -14,7 +14,8 @@ the rate. Nothing is silently replaced by 0; where an authors' code did that
 convention as an option (``group_difference_metrics(ppv_zero_division=0.0)``).
 
 A missing group label (``NaN``, ``None``, ``pd.NA``) is refused with a
-ValueError: it is neither a group of its own nor part of "the rest".
+ValueError: it is neither a group of its own nor part of "the rest". So are
+labels of mixed types (``[0, '0', 1]``), which numpy would merge.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
+
+from .._validation import check_bool, check_label_types, check_rate_names
 
 __all__ = [
     "UndefinedRateWarning",
@@ -139,6 +142,7 @@ def encode_groups(
     labels : list
         The group labels, in code order.
     """
+    check_label_types(groups, name)
     arr = np.asarray(groups)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
@@ -146,6 +150,10 @@ def encode_groups(
     if labels is None:
         uniq, codes = np.unique(arr, return_inverse=True)
         return codes.astype(np.int64), [_plain(u) for u in uniq]
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, (Sequence, np.ndarray, pd.Index)):
+        raise TypeError(f"labels must be a sequence of group labels (e.g. [0, 1]), got {labels!r} "
+                        f"({type(labels).__name__}); a string would be read letter by letter")
+    check_label_types(labels, "labels")
     labels = [_plain(v) for v in labels]
     if len(set(labels)) != len(labels):
         raise ValueError(f"labels must be distinct, got {labels!r}")
@@ -199,10 +207,13 @@ def group_rates(
         Groups to report, in order (see :func:`encode_groups`); a listed group
         with no member gets ``n = 0`` and NaN rates.
     soft : bool
-        Whether ``y_pred`` holds scores rather than hard labels.
+        Whether ``y_pred`` holds scores rather than hard labels (``True`` or
+        ``False``; a string is refused).
     warn : bool or sequence of str
         Emit an :class:`UndefinedRateWarning` for every undefined rate (or only
-        for the rates named; an empty group is always reported when warning).
+        for the rates named, from :data:`RATE_COLUMNS`; a bare string such as
+        ``"tpr"`` is refused: write ``("tpr",)``). An empty group is always
+        reported when warning.
     names : (str, str)
         How the caller named ``y_true`` and ``y_pred`` (used in error messages).
 
@@ -222,6 +233,8 @@ def group_rates(
     1      2      1      1        0.5             0.0  0.0  0.0       0.5  NaN
     """
     y_name, p_name = names
+    soft = check_bool(soft, "soft")
+    columns = check_rate_names(warn, RATE_COLUMNS, "warn")
     y = check_binary(y_true, y_name)
     h = check_scores(y_pred, p_name) if soft else check_binary(y_pred, p_name).astype(float)
     if h.shape != y.shape:
@@ -238,8 +251,8 @@ def group_rates(
     correct = np.bincount(codes, weights=h * yf + (1.0 - h) * (1.0 - yf), minlength=g)
     frame = pd.DataFrame(rates_from_sums(n, n_pos, sel, tp, correct),
                          index=pd.Index(labs, name="group"))
-    if warn:
-        _warn_undefined(frame, None if warn is True else tuple(warn))
+    if columns is None or columns:
+        _warn_undefined(frame, columns)
     return frame
 
 

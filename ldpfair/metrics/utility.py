@@ -9,6 +9,7 @@ An undefined value (AUC with a single class in ``y_true``; F1, recall or
 precision with a zero denominator) is NaN with an
 :class:`~ldpfair.metrics.groups.UndefinedRateWarning`, unless ``zero_division``
 requests scikit-learn's ``0.0`` (what the authors' default calls returned).
+``zero_division`` is ``None`` or a number in ``[0, 1]`` (a value of the metric).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 from scipy.integrate import trapezoid
 from sklearn import metrics as skm
 
+from .._validation import check_real
 from .groups import UndefinedRateWarning, check_binary, check_scores
 
 __all__ = [
@@ -40,6 +42,14 @@ def _pair(y_true: object, y_pred: object) -> tuple[np.ndarray, np.ndarray]:
     return y, p
 
 
+def check_zero_division(zero_division: object) -> float | None:
+    """``None`` or the value in ``[0, 1]`` that a 0/0 metric takes (an F1 of 5 is not an F1)."""
+    if zero_division is None:
+        return None
+    return check_real(zero_division, "zero_division", low=0.0, high=1.0,
+                      why=" or None (NaN with a warning)")
+
+
 def _ratio(num: float, den: float, what: str, zero_division: float | None) -> float:
     if den == 0:
         if zero_division is not None:
@@ -58,18 +68,21 @@ def accuracy(y_true: object, y_pred: object) -> float:
 
 def recall(y_true: object, y_pred: object, *, zero_division: float | None = None) -> float:
     """``TP / (TP + FN)``; NaN (or ``zero_division``) without positives."""
+    zero_division = check_zero_division(zero_division)
     y, p = _pair(y_true, y_pred)
     return _ratio(float(np.sum(y & p)), float(np.sum(y)), "recall", zero_division)
 
 
 def precision(y_true: object, y_pred: object, *, zero_division: float | None = None) -> float:
     """``TP / (TP + FP)``; NaN (or ``zero_division``) without predicted positives."""
+    zero_division = check_zero_division(zero_division)
     y, p = _pair(y_true, y_pred)
     return _ratio(float(np.sum(y & p)), float(np.sum(p)), "precision", zero_division)
 
 
 def f1(y_true: object, y_pred: object, *, zero_division: float | None = None) -> float:
     """F1 of the positive class, ``2 TP / (2 TP + FP + FN)``; NaN (or ``zero_division``) if 0/0."""
+    zero_division = check_zero_division(zero_division)
     y, p = _pair(y_true, y_pred)
     tp = float(np.sum(y & p))
     return _ratio(2 * tp, float(np.sum(y) + np.sum(p)), "f1", zero_division)
@@ -148,6 +161,7 @@ def utility_metrics(
 
     ``auc_scores`` is NaN when ``scores`` is not given.
     """
+    zero_division = check_zero_division(zero_division)
     out = {
         "acc": accuracy(y_true, y_pred),
         "f1": f1(y_true, y_pred, zero_division=zero_division),
