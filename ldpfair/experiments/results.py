@@ -349,9 +349,9 @@ def _parse_csv(csv_path: Path, require_key: bool = True) -> pd.DataFrame:
     """Parse a results ``.csv.gz`` exactly; an unreadable file is a one-line ResultsIntegrityError."""
     try:
         if int(pd.__version__.split(".")[0]) >= 3:
-            frame = pd.read_csv(csv_path)  # pandas 3 parses floats exactly (round trip) by default
+            frame = pd.read_csv(csv_path, compression="gzip")  # pandas 3: floats exact by default
         else:  # pragma: no cover - pandas 2
-            frame = pd.read_csv(csv_path, float_precision="round_trip")
+            frame = pd.read_csv(csv_path, compression="gzip", float_precision="round_trip")
     except (EOFError, gzip.BadGzipFile, zlib.error, UnicodeDecodeError, pd.errors.ParserError,
             pd.errors.EmptyDataError, OSError) as exc:
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
