@@ -149,6 +149,17 @@ def test_a_foreign_row_with_a_recomputed_digest_is_refused_by_the_key_check(comm
         ex.load_results(sw, path)
 
 
+@pytest.mark.parametrize("tamper", ["dropped", "foreign", "renamed"])
+def test_trust_stamped_tampering_fails_verify(committed, tamper):
+    sw, path, csv = committed
+    rewrite(csv, _tampered(pd.read_csv(csv), tamper))
+    assert ex.stamp_results(csv, trust=True)["trusted"]
+    expected = {"dropped": "3 of 12 tasks of the grid are missing", "foreign": "are not tasks of grid 'toy'",
+                "renamed": "column 'max' missing from the committed results"}[tamper]
+    with pytest.raises((VerificationError, ResultsIntegrityError), match=expected):
+        ex.verify_results(sw, path, n_cells=1, seed=0)
+
+
 def test_trusted_stamp_is_recorded_and_verify_then_recomputes_every_cell(committed):
     sw, path, csv = committed
     rewrite(csv, _tampered(pd.read_csv(csv), "value"))

@@ -596,12 +596,13 @@ def load_results(
     if csv_path.exists():
         meta = _read_meta(meta_path, csv_path)
         stored, digest = _check_results_file(csv_path, True, meta)
-        exact = _check_experiment(csv_path, meta_path, meta, grid)
-        memo_key = (str(csv_path.resolve()), digest, id(grid))
+        meta_digest = hashlib.sha256(json.dumps(meta, sort_keys=True, default=str).encode()).hexdigest()
+        memo_key = (str(csv_path.resolve()), digest, meta_digest, id(grid))
         hit = _LOADED.get(memo_key)
         if hit is not None and hit[0] is grid:  # the entry holds the grid: its id is not reused
             _LOADED.move_to_end(memo_key)
             return _loaded_copy(hit[1])
+        exact = _check_experiment(csv_path, meta_path, meta, grid)
     frame = None
     present = 0
     if stored is not None and "key" in stored.columns:
@@ -656,8 +657,9 @@ def _check_experiment(csv_path: Path, meta_path: Path, meta: Mapping[str, Any], 
     return bool(recorded == described)
 
 
-#: load_results' frames by (file, its sha256, grid object), least recently read dropped first.
-_LOADED: OrderedDict[tuple[str, str, int], tuple[Any, pd.DataFrame]] = OrderedDict()
+#: load_results' frames by (file, its sha256, its metadata's digest, grid object), least recently
+#: read dropped first (the grid checks are made once per file, metadata and grid).
+_LOADED: OrderedDict[tuple[str, str, str, int], tuple[Any, pd.DataFrame]] = OrderedDict()
 _LOADED_MAX = 64
 
 
