@@ -129,7 +129,9 @@ def results(
     ``results/<paper>/<name>.csv.gz`` and never computed during a book build
     (each frame's ``attrs["coverage"]`` says how many cells are present); set
     ``LDPFAIR_COMPUTE=1`` (or ``compute=True``) to compute it and write those
-    files. Any other profile is computed. Computations use a per-task cache
+    files; read, a missing results file (or metadata) of an experiment is a
+    :class:`~ldpfair.experiments.ResultsIntegrityError` naming it, so a book
+    build fails on it. Any other profile is computed. Computations use a per-task cache
     (``cache``, default ``$LDPFAIR_CACHE`` or ``.ldpfair_cache`` in the repository),
     so an interrupted run resumes.
 
