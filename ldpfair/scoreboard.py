@@ -77,6 +77,17 @@ __all__ = [
 COLUMNS: tuple[str, str, str] = ("item", "label", "status")
 
 
+def _raise_missing(paper: str) -> None:
+    """Raise one line naming the first missing results file of ``paper``'s declared experiments."""
+    from .experiments.results import ResultsIntegrityError
+    from .papers import _missing, declared
+
+    for p, name, _, path in declared("paper", paper):
+        line = _missing(p, name, path)
+        if line:
+            raise ResultsIntegrityError(line) from None
+
+
 def paper_scoreboard(paper: str) -> pd.DataFrame:
     """The validated ``scoreboard()`` of one paper (a "not yet reproduced" row without one).
 
@@ -88,7 +99,11 @@ def paper_scoreboard(paper: str) -> pd.DataFrame:
     """
     from .papers import spec
 
-    table = spec(paper).scoreboard()
+    try:
+        table = spec(paper).scoreboard()
+    except KeyError:  # a column of an empty frame: a declared results file is missing
+        _raise_missing(paper)
+        raise
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(f"{paper}.scoreboard() lacks columns {missing}; required: {list(COLUMNS)}")

@@ -84,9 +84,9 @@ def test_run_matches_running_parts_and_results_round_trip(tmp_path):
     # a tampered value is detected
     bad = df.iloc[:3].copy()
     bad.loc[bad.index[0], "acc"] = bad["acc"].iloc[0] + 0.5
-    ex.save_results(bad, path, grid=u)
+    ex.save_results(bad, tmp_path / "bad", grid=u)  # a new file (over `path` the row would be recomputed)
     with pytest.raises(AssertionError, match="differ"):
-        ex.verify_results(u, path, n_cells=3, complete=False)
+        ex.verify_results(u, tmp_path / "bad", n_cells=3, complete=False)
 
 
 def test_run_profile_accepts_a_union(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -83,36 +84,186 @@ def test_every_tampering_is_refused_with_one_line(committed, tamper):
         assert "\n" not in message and str(csv) in message
 
 
-@pytest.mark.parametrize("tamper", ["values", "delete", "duplicate", "foreign", "column"])
-def test_restamped_tampering_is_caught_by_verify(committed, tamper):
-    """Even a tampered file whose checksum was re-recorded fails verify (coverage or values)."""
-    sw, path, csv = committed
-    frame = pd.read_csv(csv)
-    if tamper == "values":
-        frame.loc[frame.index[1:], "mean"] = 0.5  # all but one row
-    elif tamper == "delete":
+def _tampered(frame: pd.DataFrame, tamper: str) -> pd.DataFrame:
+    frame = frame.copy()
+    if tamper == "value":
+        frame.loc[frame.index[4], "mean"] = 0.5  # one value
+    elif tamper == "dropped":
         frame = frame.iloc[:-3]
-    elif tamper == "duplicate":
-        frame = pd.concat([frame, frame.iloc[[0]]])
-    elif tamper == "column":
-        frame["bonus"] = 1.0
-    else:
+    elif tamper == "foreign":
         extra = frame.iloc[[0]].copy()
         extra["key"] = "f" * 64
         frame = pd.concat([frame, extra])
-    rewrite(csv, frame)
-    if tamper == "duplicate":
-        with pytest.raises(ResultsIntegrityError, match="duplicate"):
-            ex.stamp_results(csv)
-        return
-    ex.stamp_results(csv)
-    with pytest.raises(VerificationError) as info:
+    elif tamper == "renamed":
+        frame = frame.rename(columns={"max": "maximum"})
+    elif tamper == "duplicate":
+        frame = pd.concat([frame, frame.iloc[[0]]])
+    return frame
+
+
+def _force_stamp(csv: Path) -> None:
+    """Re-record sha256 and row count by hand, as the old `stamp` did for any file."""
+    meta_path = csv.with_name(csv.name.replace(".csv.gz", ".meta.json"))
+    meta = json.loads(meta_path.read_text())
+    meta.update(sha256=ex.results.file_sha256(csv), n_rows=len(pd.read_csv(csv)))
+    meta_path.write_text(json.dumps(meta))
+
+
+@pytest.mark.parametrize("tamper", ["value", "dropped", "foreign", "renamed", "duplicate"])
+def test_stamp_refuses_rows_that_no_longer_match_their_digest(committed, tamper):
+    sw, path, csv = committed
+    rewrite(csv, _tampered(pd.read_csv(csv), tamper))
+    with pytest.raises(ResultsIntegrityError) as info:
+        ex.stamp_results(csv)
+    message = str(info.value)
+    assert "\n" not in message and str(csv) in message and "not stamped" in message
+    assert ("duplicate" if tamper == "duplicate" else "no longer match") in message
+
+
+@pytest.mark.parametrize("tamper", ["value", "dropped", "foreign", "renamed"])
+def test_restamped_tampering_is_refused_by_every_load(committed, tamper):
+    """Checksum and row count re-recorded (by hand, or an old stamp): the content digest still tells."""
+    sw, path, csv = committed
+    rewrite(csv, _tampered(pd.read_csv(csv), tamper))
+    _force_stamp(csv)
+    expected = {"value": "values or keys edited", "dropped": "9 rows now, 12 when it was written",
+                "foreign": "13 rows now, 12 when it was written",
+                "renamed": "missing ['max'], not recorded ['maximum']"}[tamper]
+    for call in (lambda: ex.load_results(sw, path), lambda: ex.verify_results(sw, path, n_cells=1),
+                 lambda: ex.check_results_file(csv)):
+        with pytest.raises(ResultsIntegrityError, match=re.escape(expected)) as info:
+            call()
+        assert "\n" not in str(info.value) and str(csv) in str(info.value)
+
+
+def test_a_foreign_row_with_a_recomputed_digest_is_refused_by_the_key_check(committed):
+    """Even with the whole content record forged, a row that is not a task of the grid is refused."""
+    sw, path, csv = committed
+    rewrite(csv, _tampered(pd.read_csv(csv), "foreign"))
+    meta_path = path.with_name("toy.meta.json")
+    meta = json.loads(meta_path.read_text())
+    meta.update(sha256=ex.results.file_sha256(csv), n_rows=13,
+                content=ex.results.content_record(csv, ex.results._parse_csv(csv)))
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(ResultsIntegrityError, match="1 row.s. are not tasks of grid 'toy'"):
+        ex.load_results(sw, path)
+
+
+@pytest.mark.parametrize("tamper", ["dropped", "foreign", "renamed"])
+def test_trust_stamped_tampering_fails_verify(committed, tamper):
+    sw, path, csv = committed
+    rewrite(csv, _tampered(pd.read_csv(csv), tamper))
+    assert ex.stamp_results(csv, trust=True)["trusted"]
+    expected = {"dropped": "3 of 12 tasks of the grid are missing", "foreign": "are not tasks of grid 'toy'",
+                "renamed": "column 'max' missing from the committed results"}[tamper]
+    with pytest.raises((VerificationError, ResultsIntegrityError), match=expected):
         ex.verify_results(sw, path, n_cells=1, seed=0)
-    assert info.value.problems and all("\n" not in p and str(csv) in p for p in info.value.problems)
-    expected = {"values": "column mean: committed 0.5", "delete": "3 of 12 tasks of the grid are missing",
-                "foreign": "is not a task of grid 'toy'",
-                "column": "column 'bonus' of the committed results is not computed"}[tamper]
-    assert any(expected in p for p in info.value.problems)
+
+
+def test_trusted_stamp_is_recorded_and_verify_then_recomputes_every_cell(committed):
+    sw, path, csv = committed
+    rewrite(csv, _tampered(pd.read_csv(csv), "value"))
+    stamped = ex.stamp_results(csv, trust=True)
+    assert stamped["trusted"]
+    meta = json.loads(path.with_name("toy.meta.json").read_text())
+    assert meta["content"]["trusted"]["previous_digest"] != meta["content"]["digest"]
+    ex.load_results(sw, path)  # accepted as it is: the reader asked for it
+    for seed in range(4):  # whatever the sample seed, the edited cell is recomputed
+        with pytest.raises(VerificationError, match="column mean: committed 0.5"):
+            ex.verify_results(sw, path, n_cells=1, seed=seed)
+
+
+def test_swapped_files_with_their_metadata_are_refused(tmp_path):
+    sw = sweep()
+    other = ex.Sweep(noisy, params={"n": [10, 20, 30], "method": ["a", "b"]}, seeds=[5, 6], name="other")
+    ex.save_results(ex.run(sw, progress=False), tmp_path / "toy", grid=sw)
+    ex.save_results(ex.run(other, progress=False), tmp_path / "other", grid=other)
+    for suffix in (".csv.gz", ".meta.json"):
+        a, b = tmp_path / f"toy{suffix}", tmp_path / f"other{suffix}"
+        a.rename(tmp_path / "swap")
+        b.rename(a)
+        (tmp_path / "swap").rename(b)
+    with pytest.raises(ResultsIntegrityError, match="describes 'other.csv.gz', not this file"):
+        ex.load_results(sw, tmp_path / "toy")
+    # the content's file name edited as well: the grid it names is still another experiment
+    meta_path = tmp_path / "toy.meta.json"
+    meta = json.loads(meta_path.read_text())
+    meta["content"]["file"] = "toy.csv.gz"
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(ResultsIntegrityError, match="names another experiment than 'toy' .name 'other'"):
+        ex.load_results(sw, tmp_path / "toy")
+    with pytest.raises(ResultsIntegrityError, match="names another experiment"):
+        ex.verify_results(sw, tmp_path / "toy", n_cells=1)
+
+
+def test_an_edited_function_version_in_the_metadata_is_refused(committed):
+    sw, path, csv = committed
+    meta_path = path.with_name("toy.meta.json")
+    meta = json.loads(meta_path.read_text())
+    meta["grid"]["func"] = meta["grid"]["func"][:-4] + "0000"
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(ResultsIntegrityError, match="names another experiment than 'toy' .func") as info:
+        ex.load_results(sw, path)
+    assert str(csv) in str(info.value)
+
+
+def test_a_file_without_content_is_refused_and_stamped_only_while_its_sha256_holds(committed, tmp_path):
+    sw, path, csv = committed
+    meta_path = path.with_name("toy.meta.json")
+    meta = json.loads(meta_path.read_text())
+    del meta["content"]
+    meta_path.write_text(json.dumps(meta))
+    with pytest.raises(ResultsIntegrityError, match="records no content digest"):
+        ex.load_results(sw, path)
+    ex.stamp_results(csv)  # the sha256 still matches: the rows are the engine's
+    assert ex.load_results(sw, path)[1] == {"present": 12, "total": 12}
+    meta = json.loads(meta_path.read_text())
+    del meta["content"]
+    meta_path.write_text(json.dumps(meta))
+    rewrite(csv, _tampered(pd.read_csv(csv), "value"))
+    with pytest.raises(ResultsIntegrityError, match="no longer matches its sha256.*; not stamped"):
+        ex.stamp_results(csv, cache=tmp_path / "no cache")
+
+
+def test_the_digest_ignores_row_and_column_order_but_not_values_or_names(committed):
+    _, _, csv = committed
+    frame = ex.results._parse_csv(csv)
+    digest = ex.results.rows_digest(frame)
+    assert ex.results.rows_digest(frame.iloc[::-1][frame.columns[::-1]]) == digest
+    nudged = frame["mean"].where(frame.index != 3, np.nextafter(frame["mean"][3], 9))
+    for changed in (frame.assign(mean=nudged), frame.rename(columns={"mean": "Mean"}), frame.iloc[1:]):
+        assert ex.results.rows_digest(changed) != digest
+    # rows reordered in the file: a restamp is accepted (same content), the load too
+    rewrite(csv, pd.read_csv(csv).iloc[::-1])
+    ex.stamp_results(csv)
+    assert ex.load_results(sweep(), csv)[1]["present"] == 12
+
+
+def test_an_edited_cache_entry_does_not_flow_into_the_results(tmp_path, committed):
+    """A cache entry edited with its checksum: stamp takes no evidence from it, the writer recomputes it."""
+    sw, path, csv = committed
+    cache = ex.Cache(tmp_path / "cache")
+    good = ex.run(sw, cache=cache.root, progress=False)
+    task = sw.tasks()[4]
+    p = cache.path(task.key)
+    record = json.loads(p.read_text())
+    record["row"]["mean"] = 0.5
+    record["row_sha256"] = ex.cache.row_checksum(record["row"])
+    p.write_text(json.dumps(record))
+    assert cache.get(task.key)["mean"] == 0.5  # the checksum alone cannot tell
+    # the file edited to agree with the forged entry: stamp still refuses (the digest decides)
+    committed_bytes = csv.read_bytes()
+    rewrite(csv, _tampered(pd.read_csv(csv), "value"))
+    with pytest.raises(ResultsIntegrityError, match="0 of its 12 rows differ from their cache entries"):
+        ex.stamp_results(csv, cache=cache.root)
+    with pytest.raises(ResultsIntegrityError, match="sha256"):
+        ex.load_results(sw, path)
+    csv.write_bytes(committed_bytes)
+    # the engine writes the file again from the cache: the doubtful row is recomputed
+    ex.run_profile({"paper": sw}, "paper", results=path, cache=cache.root, compute=True, progress=False)
+    loaded, _ = ex.load_results(sw, path)
+    assert loaded.set_index("key").loc[task.key, "mean"] == good.set_index("key").loc[task.key, "mean"] != 0.5
+    ex.verify_results(sw, path, all_cells=True)
 
 
 def test_verify_sample_changes_with_the_seed_and_is_reproducible(committed):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -196,12 +197,50 @@ def test_results_verify_fails_on_each_tampering(results_copy, how):
     assert_one_line_error(proc, 1, str(csv), "sha256")
 
 
-def test_results_verify_recomputes_a_restamped_tampered_file(results_copy):
+def test_results_stamp_refuses_an_edited_file_unless_trusted(results_copy):
     csv = results_copy / "xu2019" / "table1.csv.gz"
     _tamper(csv, "values")
     env = {"LDPFAIR_RESULTS_DIR": str(results_copy)}
-    assert ldpfair("results", "stamp", "xu2019", env=env).returncode == 0
+    refused = ldpfair("results", "stamp", "xu2019", env=env)
+    assert_one_line_error(refused, 1, str(csv), "no longer match the content digest", "--trust")
+    trusted = ldpfair("results", "stamp", "xu2019", "--trust", env=env)
+    assert trusted.returncode == 0 and f"{csv}: 400 rows" in trusted.stdout and "(trusted)" in trusted.stdout
+    meta = json.loads((results_copy / "xu2019" / "table1.meta.json").read_text())
+    assert "trusted" in meta["content"]  # verify recomputes all its cells (tests/test_integrity.py)
+
+
+@pytest.mark.parametrize("gone", ["table1.csv.gz", "table1.meta.json"])
+def test_results_status_fails_on_a_missing_file_or_meta(results_copy, gone):
+    (results_copy / "xu2019" / gone).unlink()
+    proc = ldpfair("results", "status", "--paper", "xu2019",
+                   env={"LDPFAIR_RESULTS_DIR": str(results_copy)})
+    assert_one_line_error(proc, 1, str(results_copy / "xu2019" / gone), "missing")
+    assert proc.stderr.count("\n") == 1
+
+
+def test_results_verify_fails_on_a_missing_file(results_copy):
+    (results_copy / "xu2019" / "table1.csv.gz").unlink()
     proc = ldpfair("results", "verify", "--paper", "xu2019", "--seed", "1",
                    env={"LDPFAIR_RESULTS_DIR": str(results_copy)})
-    assert_one_line_error(proc, 1, "column accuracy: committed 0.5", "--seed 1")
-    assert "sample seed 1" in proc.stderr
+    assert_one_line_error(proc, 1, str(results_copy / "xu2019" / "table1.csv.gz"), "missing")
+
+
+def test_results_verify_and_status_fail_on_an_empty_results_folder(tmp_path):
+    env = {"LDPFAIR_RESULTS_DIR": str(tmp_path)}
+    for action in (("verify", "--seed", "1"), ("status",)):
+        proc = ldpfair("results", *action, env=env)
+        assert_one_line_error(proc, 1, str(tmp_path / "xu2019" / "table1.csv.gz"), "missing")
+        assert "verified" not in proc.stdout
+
+
+def test_the_paper_profile_and_the_scoreboard_name_a_missing_file(results_copy, monkeypatch):
+    from ldpfair.experiments.results import ResultsIntegrityError
+    from ldpfair.papers import spec
+    from ldpfair.scoreboard import paper_scoreboard
+
+    (results_copy / "xu2019" / "table1.csv.gz").unlink()
+    monkeypatch.setenv("LDPFAIR_RESULTS_DIR", str(results_copy))
+    monkeypatch.delenv("LDPFAIR_COMPUTE", raising=False)
+    for call in (lambda: spec("xu2019").results("paper"), lambda: paper_scoreboard("xu2019")):
+        with pytest.raises(ResultsIntegrityError, match="table1.csv.gz: missing"):
+            call()

@@ -42,7 +42,10 @@ def test_status_and_verify_with_committed_results(fake_paper, capsys):
     sweep, root = fake_paper
     st = papers.status(FAKE)
     assert st.loc[0, ["present", "total"]].tolist() == [0, 4]
-    assert papers.verify(FAKE).loc[0, "checked"] == 0  # nothing committed: nothing to check
+    assert "draws.csv.gz: missing" in st.attrs["problems"][0]
+    nothing = papers.verify(FAKE)  # a declared experiment without its file is a failure
+    assert nothing.loc[0, ["checked", "problems"]].tolist() == [0, 1]
+    assert "missing" in nothing.attrs["problems"][0]
     ex.save_results(ex.run(sweep, progress=False), root / FAKE / "draws", grid=sweep)
     assert papers.status(FAKE).loc[0, "present"] == 4
     assert papers.verify(FAKE, n_cells=3).loc[0, "checked"] == 3
@@ -55,7 +58,7 @@ def test_status_and_verify_with_committed_results(fake_paper, capsys):
     df.to_csv(path, index=False)
     table = papers.verify(FAKE, n_cells=1)  # an edited file: its checksum no longer matches
     assert table.loc[0, "problems"] == 1 and "sha256" in table.attrs["problems"][0]
-    ex.stamp_results(path)  # even re-stamped, the recomputation tells
+    ex.stamp_results(path, trust=True)  # even stamped as trusted, the recomputation (of every cell) tells
     table = papers.verify(FAKE, n_cells=1, seed=0)
     assert table.loc[0, "problems"] >= 1
     assert all("column x: committed" in p for p in table.attrs["problems"])

@@ -7,6 +7,12 @@ a half-written result; a file that does not parse, whose key or schema version
 differs, or whose row does not match its own checksum (``row_sha256``, the
 sha256 of the row's canonical JSON: a hand-edited row) is ignored and
 recomputed. Floats round-trip exactly through JSON (``repr``), including NaN.
+The checksum catches corruption and casual edits, not forgery: anyone can
+recompute it, so the cache is never evidence for committed results. Those are
+checked against the content digest in their ``.meta.json`` (see
+:mod:`ldpfair.experiments.results`): ``stamp`` decides on that digest alone,
+and a cached row that disagrees with the committed row of its task is
+recomputed before a results file is written (recompute on doubt).
 
 Concurrent runs on one cache share the work: before computing a task a process
 claims it with :meth:`Cache.claim`, an atomically created

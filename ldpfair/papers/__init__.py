@@ -129,7 +129,9 @@ def results(
     ``results/<paper>/<name>.csv.gz`` and never computed during a book build
     (each frame's ``attrs["coverage"]`` says how many cells are present); set
     ``LDPFAIR_COMPUTE=1`` (or ``compute=True``) to compute it and write those
-    files. Any other profile is computed. Computations use a per-task cache
+    files; read, a missing results file (or metadata) of an experiment is a
+    :class:`~ldpfair.experiments.ResultsIntegrityError` naming it, so a book
+    build fails on it. Any other profile is computed. Computations use a per-task cache
     (``cache``, default ``$LDPFAIR_CACHE`` or ``.ldpfair_cache`` in the repository),
     so an interrupted run resumes.
 
@@ -144,14 +146,20 @@ def results(
     n_jobs, progress, compute, cache
         As in :func:`ldpfair.experiments.run_profile`.
     """
+    from .. import config
     from ..experiments import run_profile
     from ..experiments.notebooks import results_dir
 
     if profile == "paper":  # a registered chapter: its committed results
         _check_paper(paper)
-    if cache is None:
-        from .. import config
+        if not (compute or (compute is None and config.compute())):  # read: every file must be there
+            from ..experiments.results import ResultsIntegrityError
 
+            for name in grids:
+                missing = _missing(paper, name, results_dir(paper) / name)
+                if missing:
+                    raise ResultsIntegrityError(missing)
+    if cache is None:
         cache = config.task_cache_dir()
     out = {}
     for name, grid in grids.items():
@@ -168,15 +176,40 @@ def results(
 
 
 def status(paper: str | None = None) -> pd.DataFrame:
-    """Coverage of the committed paper-profile results: one row per declared experiment."""
-    from ..experiments import load_results
+    """Coverage of the committed paper-profile results: one row per declared experiment.
 
-    rows = []
+    ``attrs["problems"]`` holds one line per declared experiment whose results
+    file (or its ``.meta.json``) is missing; every file present is checked as
+    it is loaded (:func:`ldpfair.experiments.load_results`).
+    """
+    from ..experiments import load_results
+    from ..experiments.results import results_paths
+
+    rows, problems = [], []
     for p, name, grid, path in declared("paper", paper):
-        _, cov = load_results(grid, path)
+        missing = _missing(p, name, path)
+        if missing:
+            problems.append(missing)
+            cov = {"present": 0, "total": len(grid.tasks())}
+        else:
+            _, cov = load_results(grid, path)
         rows.append({"paper": p, "results": name, "present": cov["present"], "total": cov["total"],
-                     "file": str(path) + ".csv.gz"})
-    return pd.DataFrame(rows, columns=["paper", "results", "present", "total", "file"])
+                     "file": str(results_paths(path)[0])})
+    table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "file"])
+    table.attrs["problems"] = problems
+    return table
+
+
+def _missing(paper: str, name: str, path: Path) -> str | None:
+    """One line if the results file or the metadata of a declared experiment is missing."""
+    from ..experiments.results import results_paths
+
+    csv_path, meta_path = results_paths(path)
+    for f in (csv_path, meta_path):
+        if not f.is_file():
+            return (f"{f}: missing (the committed results of the declared experiment {paper}/{name}; "
+                    "restore it from git or compute it with `ldpfair results compute`)")
+    return None
 
 
 def verify(
@@ -189,13 +222,14 @@ def verify(
 ) -> pd.DataFrame:
     """Check every declared paper experiment's committed results; recompute a sample of cells.
 
-    Each results file must match its recorded checksum, cover its grid exactly
-    (every task once, no foreign rows), and reproduce bit for bit on the
-    recomputed cells: at least ``n_cells`` per experiment and one per method
-    (see :func:`ldpfair.experiments.verify_results`), drawn with ``seed``
-    (default: a fresh one), or every cell with ``all_cells``. Experiments with
-    no committed file are listed with ``checked = 0`` and are not a failure.
-    Every experiment is checked even after a failure.
+    Each declared experiment must have its results file and metadata (a
+    missing one is a problem, so is an empty results folder), match its
+    recorded checksum and content digest, cover its grid exactly (every task
+    once, no foreign rows), and reproduce bit for bit on the recomputed cells:
+    at least ``n_cells`` per experiment and one per method (see
+    :func:`ldpfair.experiments.verify_results`), drawn with ``seed`` (default:
+    a fresh one), or every cell with ``all_cells`` (and of every file stamped
+    with ``--trust``). Every experiment is checked even after a failure.
 
     Returns
     -------
@@ -209,7 +243,6 @@ def verify(
         VerificationError,
         load_results,
         new_seed,
-        results_paths,
         verify_results,
     )
 
@@ -220,7 +253,11 @@ def verify(
     for p, name, grid, path in declared("paper", paper):
         row = {"paper": p, "results": name, "present": 0, "total": len(grid.tasks()), "checked": 0,
                "problems": 0}
-        if results_paths(path)[0].exists():
+        missing = _missing(p, name, path)
+        if missing:
+            problems.append(missing)
+            row["problems"] = 1
+        else:
             try:
                 _, cov = load_results(grid, path)
                 row["present"] = cov["present"]
@@ -240,25 +277,41 @@ def verify(
     return table
 
 
-def stamp(paper: str | None = None) -> pd.DataFrame:
-    """Record the sha256 and row count of every committed results file in its ``.meta.json``.
+def stamp(paper: str | None = None, *, trust: bool = False) -> pd.DataFrame:
+    """Re-record the sha256 and row count of every committed results file in its ``.meta.json``.
 
-    Maintenance for files written by the engine before checksums existed, or
-    merged from another branch (the stamp trusts the file as it is: never run
-    it after editing a results file). Stamps every ``results/<paper>/*.csv.gz``.
+    Maintenance for files whose bytes changed but not their rows, and for files
+    written before content digests existed (recorded while their sha256 still
+    matches). A file whose rows no longer match the digest recorded when it was
+    written is refused unless ``trust`` (see
+    :func:`ldpfair.experiments.stamp_results`). Stamps every
+    ``results/<paper>/*.csv.gz``; every file is tried, then the first refusal raised.
 
     Returns
     -------
     pandas.DataFrame
-        ``paper, file, n_rows, sha256`` of each stamped file.
+        ``paper, file, n_rows, sha256, trusted`` of each stamped file.
+
+    Raises
+    ------
+    ResultsIntegrityError
+        The refusals, one line each (after every other file was stamped).
     """
     from ..experiments.notebooks import results_dir
-    from ..experiments.results import stamp_results
+    from ..experiments.results import ResultsIntegrityError, stamp_results
 
-    rows = []
+    rows, refused = [], []
     for p in PAPERS if paper is None else (paper,):
         _check_paper(p)
         for csv in sorted(results_dir(p).glob("*.csv.gz")):
-            st = stamp_results(csv)
-            rows.append({"paper": p, "file": str(csv), "n_rows": st["n_rows"], "sha256": st["sha256"]})
-    return pd.DataFrame(rows, columns=["paper", "file", "n_rows", "sha256"])
+            try:
+                st = stamp_results(csv, trust=trust)
+            except ResultsIntegrityError as exc:
+                refused.append(str(exc))
+                continue
+            rows.append({"paper": p, "file": str(csv), "n_rows": st["n_rows"], "sha256": st["sha256"],
+                         "trusted": st["trusted"]})
+    if refused:
+        more = f" (and {len(refused) - 1} more refused)" if len(refused) > 1 else ""
+        raise ResultsIntegrityError(refused[0] + more)
+    return pd.DataFrame(rows, columns=["paper", "file", "n_rows", "sha256", "trusted"])

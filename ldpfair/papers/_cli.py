@@ -50,7 +50,10 @@ def _status(args: argparse.Namespace) -> int:
         print("no paper declares committed experiments yet")
         return 0
     print(table.to_string(index=False))
-    return 0
+    problems = table.attrs.get("problems", [])
+    for line in problems:
+        print(f"ldpfair results: error: {line}", file=sys.stderr)
+    return 1 if problems else 0
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -76,15 +79,15 @@ def _verify(args: argparse.Namespace) -> int:
                   f"(this machine: {kernels}; a results file records its own under machine.blas in "
                   "its .meta.json; see the How-to page, 'Bit for bit on another machine')")
         return 1
-    print(f"verified {int(table['checked'].sum())} recomputed cells ({what}): checksums, coverage "
-          "and values identical to the committed results")
+    print(f"verified {int(table['checked'].sum())} recomputed cells ({what}): every declared file "
+          "present; checksums, content digests, coverage and values identical to the committed results")
     return 0
 
 
 def _stamp(args: argparse.Namespace) -> int:
-    table = stamp(args.paper)
+    table = stamp(args.paper, trust=args.trust)
     for row in table.itertuples():
-        print(f"{row.file}: {row.n_rows} rows, sha256 {row.sha256}")
+        print(f"{row.file}: {row.n_rows} rows, sha256 {row.sha256}" + (" (trusted)" if row.trusted else ""))
     print(f"stamped {len(table)} results files")
     return 0
 
@@ -142,12 +145,18 @@ def add_subcommand(subparsers: Any) -> None:
     _add_n_jobs(ve)
     ve.set_defaults(func=_verify)
     sa = sub.add_parser(
-        "stamp", help="record the sha256 and row count of results files in their .meta.json",
-        description="Maintenance: record the checksum of results files written before checksums "
-        "existed or merged from another branch (save_results stamps new files itself). The stamp "
-        "trusts each file as it is: never run it on a file edited by hand.")
+        "stamp", help="re-record the sha256 and row count of results files whose rows are unchanged",
+        description="Maintenance: re-record the sha256 and row count of results files whose bytes "
+        "changed but whose rows (task keys and values) still match the content digest recorded when "
+        "the engine wrote them, and record the digest of files written before digests existed while "
+        "their sha256 still matches (save_results stamps new files itself). A file whose rows no "
+        "longer match is refused, whatever the per-task cache holds (a cache entry can be edited "
+        "together with its checksum), unless --trust.")
     sa.add_argument("paper", nargs="?", choices=PAPERS, default=None,
                     help="stamp only this paper's files (default: every paper)")
+    sa.add_argument("--trust", action="store_true",
+                    help="stamp edited files as they are and mark them trusted: `verify` then recomputes "
+                         "every cell of such a file")
     sa.set_defaults(func=_stamp)
     co = sub.add_parser(
         "compute", help="compute the missing (or all) cells of the paper profiles and write the results",
