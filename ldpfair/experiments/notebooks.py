@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from .. import config
 from .._validation import check_creatable, did_you_mean
-from .parameters import DECLARATIONS, build_check
+from ..config import results_dir
+from .parameters import Param
 
 __all__ = [
     "notebooks_dir",
@@ -38,6 +39,9 @@ __all__ = [
     "figures_dir",
     "execute",
     "results_dir",
+    "DECLARATIONS",
+    "check_parameter",
+    "build_check",
 ]
 
 _NOTEBOOK_SUFFIXES = (".md", ".py", ".ipynb")
@@ -54,14 +58,55 @@ def notebooks_dir(path: str | os.PathLike[str] | None = None) -> Path:
     return config.notebooks_dir()
 
 
-def results_dir(paper: str | None = None) -> Path:
-    """Folder of committed results (``$LDPFAIR_RESULTS_DIR`` or ``<repo>/results``).
+class _Declarations(Mapping[str, Mapping[str, Param]]):
+    """paper -> its notebook's parameter declarations, read from the chapter's ``SPEC.parameters``."""
 
-    Independent of the working directory, so a notebook executed in an output
-    folder still finds the committed paper-profile results.
+    def __getitem__(self, paper: str) -> Mapping[str, Param]:
+        from ..papers import PAPERS, spec
+
+        if paper not in PAPERS:
+            raise KeyError(paper)
+        return spec(paper).parameters
+
+    def __iter__(self) -> Iterator[str]:
+        from ..papers import PAPERS
+
+        return iter(PAPERS)
+
+    def __len__(self) -> int:
+        from ..papers import PAPERS
+
+        return len(PAPERS)
+
+
+#: paper -> parameter -> declaration (every parameter of the notebook's parameters cell), as
+#: each chapter declares them in its ``SPEC.parameters`` (see :mod:`ldpfair.papers.contract`).
+DECLARATIONS: Mapping[str, Mapping[str, Param]] = _Declarations()
+
+
+def check_parameter(paper: str, name: str, value: Any) -> Any:
+    """Check ``value`` of ``paper``'s parameter ``name`` against its declaration; return it converted."""
+    return DECLARATIONS[paper][name].check(value, name)
+
+
+def build_check(paper: str, values: Mapping[str, Any]) -> None:
+    """Declare ``paper``'s experiments with the complete parameter ``values``; one ValueError if refused.
+
+    The chapter's ``SPEC.run_overrides`` picks the values the notebook passes as
+    profile overrides; declaring the experiments with them runs every check the
+    chapter makes, before a kernel starts.
     """
-    root = config.results_root()
-    return root / paper if paper else root
+    from ..papers import PAPERS, spec
+
+    if paper not in PAPERS:
+        return
+    s = spec(paper)
+    try:
+        s.experiments(values.get("profile", "paper"), **s.run_overrides(values))
+    except (ValueError, TypeError, KeyError) as exc:
+        text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        raise ValueError(f"the parameters of {paper} are refused by its grid builder: "
+                         f"{str(text).splitlines()[0]}") from None
 
 
 def list_notebooks(folder: str | os.PathLike[str] | None = None) -> dict[str, Path]:
@@ -201,7 +246,7 @@ def validate_parameters(
     Values given as strings (from the command line) are parsed with
     :func:`parse_value` (a bare word is kept as text only for a parameter whose
     values are names). For a paper with declared parameters
-    (:data:`ldpfair.experiments.parameters.DECLARATIONS`) each value is checked
+    (:data:`DECLARATIONS`) each value is checked
     against its declared domain, then (``build``) the paper's grid builder is
     called with the complete set of values. Otherwise an int is accepted for a
     float parameter and the type must match the default's.

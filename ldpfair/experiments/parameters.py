@@ -8,24 +8,25 @@ converts a value or raises one :class:`ValueError` naming the parameter and what
 is valid. :func:`ldpfair.experiments.notebooks.validate_parameters` applies these
 checks to the values given on the command line (``ldpfair run -p NAME VALUE``)
 before any kernel starts, then declares the chapter's experiments with the
-resulting values (:func:`build_check`), so a combination the chapter refuses
+resulting values (:func:`ldpfair.experiments.notebooks.build_check`), so a combination the chapter refuses
 fails before the notebook runs too. ``ldpfair run --list`` prints the
-declarations. A chapter's ``experiments`` module is cheap to import, so a bad
-value is still refused in well under a second.
+declarations (:data:`ldpfair.experiments.notebooks.DECLARATIONS`). The chapters import
+this module, so it never imports :mod:`ldpfair.papers`. A chapter's ``experiments``
+module is cheap to import, so a bad value is still refused in well under a second.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .._validation import check_count, check_epsilon, check_n_jobs, check_real, did_you_mean, interval
 
-__all__ = ["Param", "DECLARATIONS", "check_parameter", "build_check", "profile_param", "boolean", "integer",
-           "real", "choice", "names", "epsilons", "seeds", "n_jobs_param"]
+__all__ = ["Param", "profile_param", "boolean", "integer", "real", "choice", "names", "epsilons", "seeds",
+           "n_jobs_param"]
 
 Check = Callable[[Any, str], Any]
 
@@ -196,54 +197,3 @@ def profile_param() -> Param:
     """The ``profile`` parameter every notebook has."""
     return choice("'paper': render the committed full results; 'quick': compute a small grid",
                   ("paper", "quick"))
-
-
-class _Declarations(Mapping[str, Mapping[str, Param]]):
-    """paper -> its notebook's parameter declarations, read from the chapter's ``SPEC.parameters``."""
-
-    def __getitem__(self, paper: str) -> Mapping[str, Param]:
-        from ..papers import PAPERS, spec
-
-        if paper not in PAPERS:
-            raise KeyError(paper)
-        return spec(paper).parameters
-
-    def __iter__(self) -> Iterator[str]:
-        from ..papers import PAPERS
-
-        return iter(PAPERS)
-
-    def __len__(self) -> int:
-        from ..papers import PAPERS
-
-        return len(PAPERS)
-
-
-#: paper -> parameter -> declaration (every parameter of the notebook's parameters cell), as
-#: each chapter declares them in its ``SPEC.parameters`` (see :mod:`ldpfair.papers.contract`).
-DECLARATIONS: Mapping[str, Mapping[str, Param]] = _Declarations()
-
-
-def check_parameter(paper: str, name: str, value: Any) -> Any:
-    """Check ``value`` of ``paper``'s parameter ``name`` against its declaration; return it converted."""
-    return DECLARATIONS[paper][name].check(value, name)
-
-
-def build_check(paper: str, values: Mapping[str, Any]) -> None:
-    """Declare ``paper``'s experiments with the complete parameter ``values``; one ValueError if refused.
-
-    The chapter's ``SPEC.run_overrides`` picks the values the notebook passes as
-    profile overrides; declaring the experiments with them runs every check the
-    chapter makes, before a kernel starts.
-    """
-    from ..papers import PAPERS, spec
-
-    if paper not in PAPERS:
-        return
-    s = spec(paper)
-    try:
-        s.experiments(values.get("profile", "paper"), **s.run_overrides(values))
-    except (ValueError, TypeError, KeyError) as exc:
-        text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        raise ValueError(f"the parameters of {paper} are refused by its grid builder: "
-                         f"{str(text).splitlines()[0]}") from None

@@ -26,6 +26,7 @@ from typing import Any
 import pandas as pd
 
 from .contract import PaperSpec, Profile
+from .running import run_experiments
 
 __all__ = ["PAPERS", "PaperSpec", "Profile", "spec", "module", "declared", "committed", "results", "status",
            "verify", "stamp"]
@@ -83,7 +84,7 @@ def _experiments(paper: str, profile: str) -> Mapping[str, Any]:
 
 def declared(profile: str = "paper", paper: str | None = None) -> Iterator[tuple[str, str, Any, Path]]:
     """Yield ``(paper, name, grid, results_path)`` for every declared experiment of ``profile``."""
-    from ..experiments.notebooks import results_dir
+    from ..config import results_dir
 
     for p in PAPERS if paper is None else (paper,):
         for name, grid in _experiments(p, profile).items():
@@ -144,27 +145,10 @@ def results(
     n_jobs, progress, compute, cache
         As in :func:`ldpfair.experiments.run_profile`.
     """
-    from ..experiments import run_profile
-    from ..experiments.notebooks import results_dir
-
     if profile == "paper":  # a registered chapter: its committed results
         _check_paper(paper)
-    if cache is None:
-        from .. import config
-
-        cache = config.task_cache_dir()
-    out = {}
-    for name, grid in grids.items():
-        out[name] = run_profile(
-            {profile: grid},
-            profile,
-            results=results_dir(paper) / name if profile == "paper" else None,
-            cache=cache,
-            n_jobs=n_jobs,
-            progress=progress,
-            compute=compute,
-        )
-    return out
+    return run_experiments(paper, grids, profile, n_jobs=n_jobs, progress=progress, compute=compute,
+                           cache=cache)
 
 
 def status(paper: str | None = None) -> pd.DataFrame:
@@ -252,7 +236,7 @@ def stamp(paper: str | None = None) -> pd.DataFrame:
     pandas.DataFrame
         ``paper, file, n_rows, sha256`` of each stamped file.
     """
-    from ..experiments.notebooks import results_dir
+    from ..config import results_dir
     from ..experiments.results import stamp_results
 
     rows = []
