@@ -158,8 +158,8 @@ def test_the_lower_copies_agree_with_checks_meanwhile():
     frame = pd.DataFrame([{"dataset": ds, "mechanism": m, "epsilon": e, "seed": s, "figure": "fig1",
                            "acc": rng.uniform(0.7, 0.8), "Delta_SP": rng.uniform(0, 0.2),
                            "Delta_EO": rng.uniform(0, 0.2), "Delta_EOd": rng.uniform(0, 0.2)}
-                          for ds in ("adult", "lsac") for m in ("OPT", "GRR", "RR") for e in (0.5, 1.0, 4.0, 8.0)
-                          for s in range(3)])
+                          for ds in ("adult", "lsac") for m in ("OPT", "GRR", "RR")
+                          for e in (0.5, 1.0, 4.0, 8.0) for s in range(3)])
     assert gc.lgbm_checks(frame[frame["dataset"] == "adult"], "fig1") == statements.lgbm_checks(
         frame[frame["dataset"] == "adult"], "fig1")
     assert gc.two_step_checks(frame) == statements.two_step_checks(frame)
