@@ -60,7 +60,8 @@ def leaderboard_table(board: pd.DataFrame) -> Table | str:
                          ci_high=100 * board["ci_high"])
     return table(shown, key="mechanism",
                  digits={"gain": 2, "ci_low": 2, "ci_high": 2, "mean_rank": 1, "epsilon_median": "g"},
-                 labels={"gain": "gain (pt)", "ci_low": "95% CI low", "ci_high": "95% CI high",
+                 labels={"mechanism": "mechanism", "gain": "gain (pt)",
+                         "ci_low": "95% CI low", "ci_high": "95% CI high",
                          "mean_rank": "mean rank", "epsilon_median": "median ε"},
                  caption="Fairness gain at matched accuracy loss, mean over the datasets.")
 
@@ -86,7 +87,8 @@ def mechanism_cards_table(mc: pd.DataFrame) -> Table:
     return table(mc, key=["mechanism", "epsilon"],
                  digits={"epsilon": "g", "var_exact": ".4g", "var_simulated": ".4g", "var_se": ".2g",
                          "z": "+.2f", "level": 4, "users_per_s": ".3g", "bits": "g"},
-                 labels={"var_exact": "n Var (exact)", "var_simulated": "n Var (simulated)", "var_se": "s.e.",
+                 labels={"mechanism": "mechanism", "var_exact": "n Var (exact)",
+                         "var_simulated": "n Var (simulated)", "var_se": "s.e.",
                          "bits": "bits / report", "level": "privacy level", "users_per_s": "users / s"},
                  caption="The mechanism cards.")
 
