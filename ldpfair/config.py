@@ -287,6 +287,16 @@ def results_root() -> Path:
     return path_from_env(RESULTS_DIR) or _REPO / "results"
 
 
+def results_dir(paper: str | None = None) -> Path:
+    """Folder of committed results (``$LDPFAIR_RESULTS_DIR`` or ``<repo>/results``).
+
+    Independent of the working directory, so a notebook executed in an output
+    folder still finds the committed paper-profile results.
+    """
+    root = results_root()
+    return root / paper if paper else root
+
+
 def notebooks_dir() -> Path:
     """``LDPFAIR_NOTEBOOKS``: folder of the chapter notebooks.
 

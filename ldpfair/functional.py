@@ -17,12 +17,14 @@ The estimators (scikit-learn style: ``fit``, ``predict``, ``predict_proba``,
 - :class:`TaylorLR`: the minimiser of the (noise-free) Taylor objective;
 - :class:`PrivLR`: functional mechanism, Laplace noise of scale
   ``Delta_f / epsilon`` with ``Delta_f = d^2/4 + d`` (Eq. 8);
-- :class:`FairLR`: exact logistic regression under the decision-boundary
-  covariance constraint of Zafar et al. (2017) (Eq. 10-11, ``tau = 0`` by default);
+- :class:`~ldpfair.functional_fair.FairLR` (in :mod:`ldpfair.functional_fair`): exact
+  logistic regression under the decision-boundary covariance constraint of Zafar et al.
+  (2017) (Eq. 10-11, ``tau = 0`` by default);
 - :class:`PFLR`: the fairness term ``alpha * sum_i (s_i - s_bar) x_i^T w`` put into
   the Taylor objective before perturbation, ``Delta = d^2/4 + (1 + 2 alpha) d``
   (Eq. 13-14, Algorithm 1);
-- :class:`PFLRStar`: the shift ``mu = sum_i (s_i - s_bar) x_i`` (computed with
+- :class:`~ldpfair.functional_fair.PFLRStar` (in :mod:`ldpfair.functional_fair`): the
+  shift ``mu = sum_i (s_i - s_bar) x_i`` (computed with
   ``epsilon_g``, ``Delta_g = 2d``) used as the *mean* of the Laplace noise of the
   degree-1 coefficients, the rest of the budget ``epsilon_f`` for the objective
   (Algorithm 2).
@@ -69,9 +71,7 @@ __all__ = [
     "minimize_quadratic",
     "TaylorLR",
     "PrivLR",
-    "FairLR",
     "PFLR",
-    "PFLRStar",
     "REMEDIES",
     "LAM2_NOISE",
     "ZHANG_RIDGE_SDS",
@@ -97,7 +97,8 @@ LAM2_NOISE = ("full", "upper")
 #: ``Delta_g / epsilon_g`` (the text of Sec. 3.2: "we introduce Laplace noise Lap(mu, Delta_g /
 #: epsilon_g) to the polynomial coefficients").
 STAR_LINEAR_NOISE = ("f", "g")
-#: Objectives of :class:`FairLR`: the exact logistic loss or its second-order Taylor form (Eq. 5).
+#: Objectives of :class:`~ldpfair.functional_fair.FairLR`: the exact logistic loss or its
+#: second-order Taylor form (Eq. 5).
 FAIRLR_OBJECTIVES = ("exact", "taylor")
 #: Multiple of the noise's standard deviation used as ridge by the ``"zhang"`` remedy.
 ZHANG_RIDGE_SDS = 4.0
@@ -568,6 +569,3 @@ class PFLR(PrivLR):
         else:
             self._noisy_fit(lam1 + alpha * shift, lam2, self.sensitivity_ / eps, rng)
         return self
-
-
-from .functional_fair import FairLR, PFLRStar  # noqa: E402  (re-exported; they use the code above)

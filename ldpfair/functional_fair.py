@@ -1,7 +1,7 @@
 """PFLR* (xu2019 Algorithm 2) and the non-private FairLR baseline (Zafar et al. 2017).
 
-Split from :mod:`ldpfair.functional`, which re-exports both; see its docstring for
-the functional mechanism and the remedies.
+Built on :mod:`ldpfair.functional` (the layer below: it never imports this module); see its
+docstring for the functional mechanism and the remedies.
 """
 
 from __future__ import annotations

@@ -44,9 +44,9 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["LABELS", "MISSING", "Table", "table", "checks", "boolean_columns", "long", "format_value",
-           "comparison", "verdict_slug", "label"]
+           "comparison", "verdict_slug", "label", "show"]
 
-_SPEC = re.compile(r",?\.\d+[eEfg%]")
+_SPEC = re.compile(r"\+?,?\.\d+[eEfg%]")
 #: What a missing value shows.
 MISSING = "\u2014"
 #: Cells of a column whose longest cell has at most this many characters never wrap.
@@ -550,3 +550,17 @@ def long(frame: pd.DataFrame, key: str | Sequence[str], values: Sequence[str] | 
     out["_col"] = out[name].map({c: i for i, c in enumerate(values)})
     out = out.sort_values(["_row", "_col"], kind="stable").drop(columns=["_row", "_col"])
     return out.reset_index(drop=True)
+
+
+def show(*items: object) -> None:
+    """Display each of ``items`` in a notebook: a string as Markdown, anything else as itself.
+
+    ``None`` and empty strings are skipped, so a chapter's table or finding function
+    can return ``None`` / ``""`` when the profile has no results for it.
+    """
+    from IPython.display import Markdown, display
+
+    for item in items:
+        if item is None or (isinstance(item, str) and not item.strip()):
+            continue
+        display(Markdown(item) if isinstance(item, str) else item)

@@ -97,6 +97,15 @@ const done = arguments[arguments.length - 1];
     const t = c.textContent.trim();
     if (RAW.has(t)) out.raw_cells.push(t);
   }
+  // cells cut short by pandas (display.max_colwidth) and raw pandas frames (index column, no labels)
+  out.cut_cells = [...article.querySelectorAll("td, th")].map(c => c.textContent.trim())
+    .filter(t => t.endsWith("...") && t.length > 3).slice(0, 20);
+  out.raw_frames = [...article.querySelectorAll("table.dataframe")]
+    .map(t => (t.querySelector("th") || t).textContent.trim().slice(0, 80));
+  // code lines running past the column (a code cell wraps instead, see _static/ldpfair.css)
+  out.code_overflow = [...article.querySelectorAll("div.cell_input pre")]
+    .filter(p => p.scrollWidth > p.clientWidth + 2)
+    .map(p => p.textContent.split("\n").reduce((a, b) => (b.length > a.length ? b : a), "").slice(0, 80));
   // tables wider than the column outside a scroll container
   const right = article.getBoundingClientRect().right;
   for (const t of article.querySelectorAll("table")) {
@@ -334,6 +343,10 @@ def structural_problems(page: str, result: dict[str, Any]) -> list[str]:
     if got != list(range(1, len(got) + 1)):
         problems.append(f"exercises not numbered 1..N on the page: {result['exercises']}")
     problems += [f"loaded from the network: {url}" for url in result["external"]]
+    problems += [f"table cell cut short: {t!r}" for t in result.get("cut_cells", [])]
+    problems += [f"raw pandas table (show it through ldpfair.tables): {t!r}"
+                 for t in result.get("raw_frames", [])]
+    problems += [f"code line runs past the column: {t!r}" for t in result.get("code_overflow", [])]
     return problems
 
 
@@ -396,6 +409,8 @@ def test_structural_rules_catch_what_they_should():
         "captions": [{"number": True, "text": "Fig. 40 Figure 1. Adult."}],
         "exercises": ["Exercise 14", "Exercise 15"], "external": ["https://cdn.example/mathjax.js"],
         "text": "Traceback (most recent call last)",
+        "cut_cells": ["Adult income (census 1994) ..."], "raw_frames": ["0"],
+        "code_overflow": ["profile = 'paper'  # a comment longer than the column"],
     }
     for key, value in faults.items():
         assert structural_problems("p", {**clean, key: value}), key

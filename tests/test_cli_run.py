@@ -284,7 +284,7 @@ def _first_cells(paper: str) -> str:
 
 
 def _enumerable():
-    from ldpfair.experiments.parameters import DECLARATIONS
+    from ldpfair.experiments.notebooks import DECLARATIONS
 
     for paper in _papers():
         for name, d in DECLARATIONS[paper].items():
@@ -306,7 +306,7 @@ def test_every_declared_value_passes_the_cli_and_the_notebooks_first_cells(paper
 @pytest.mark.parametrize("paper", _papers())
 def test_every_notebook_checks_its_parameters_with_the_declaration(paper):
     assert _first_cells(paper).splitlines() == [
-        "from ldpfair.experiments.parameters import check_notebook",
+        "from ldpfair.experiments.notebooks import check_notebook",
         f'check_notebook("{paper}", globals())  # the declaration `ldpfair run` checks too']
 
 

@@ -11,8 +11,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from ldpfair.functional import (
     PFLR,
-    FairLR,
-    PFLRStar,
     PrivLR,
     TaylorLR,
     UnboundedObjectiveError,
@@ -24,6 +22,7 @@ from ldpfair.functional import (
     shift_sensitivity,
     taylor_coefficients,
 )
+from ldpfair.functional_fair import FairLR, PFLRStar
 
 
 def _data(n: int = 600, d: int = 6, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

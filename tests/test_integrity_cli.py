@@ -14,7 +14,7 @@ import pytest
 
 from ldpfair import cli
 from ldpfair.experiments import notebooks as nbk
-from ldpfair.experiments.parameters import DECLARATIONS
+from ldpfair.experiments.notebooks import DECLARATIONS
 
 ROOT = Path(__file__).resolve().parents[1]
 

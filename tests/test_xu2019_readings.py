@@ -12,8 +12,6 @@ from fixtures_functional import xu_data
 from ldpfair.functional import (
     PFLR,
     ZHANG_RIDGE_SDS,
-    FairLR,
-    PFLRStar,
     PrivLR,
     TaylorLR,
     fairness_shift,
@@ -24,6 +22,7 @@ from ldpfair.functional import (
     shift_sensitivity,
     taylor_coefficients,
 )
+from ldpfair.functional_fair import FairLR, PFLRStar
 from ldpfair.papers.xu2019 import experiments as xu2019
 
 

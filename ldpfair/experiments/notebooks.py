@@ -24,13 +24,14 @@ import ast
 import os
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from .. import config
 from .._validation import check_creatable, did_you_mean
-from .parameters import DECLARATIONS, build_check
+from ..config import results_dir
+from .parameters import Param
 
 __all__ = [
     "notebooks_dir",
@@ -48,6 +49,12 @@ __all__ = [
     "kernel_config",
     "myst_to_jupyter",
     "citations",
+    "DECLARATIONS",
+    "check_parameter",
+    "build_check",
+    "check_notebook",
+    "parameters_cell",
+    "sync_parameters_cell",
 ]
 
 _NOTEBOOK_SUFFIXES = (".md", ".py", ".ipynb")
@@ -64,14 +71,55 @@ def notebooks_dir(path: str | os.PathLike[str] | None = None) -> Path:
     return config.notebooks_dir()
 
 
-def results_dir(paper: str | None = None) -> Path:
-    """Folder of committed results (``$LDPFAIR_RESULTS_DIR`` or ``<repo>/results``).
+class _Declarations(Mapping[str, Mapping[str, Param]]):
+    """paper -> its notebook's parameter declarations, read from the chapter's ``SPEC.parameters``."""
 
-    Independent of the working directory, so a notebook executed in an output
-    folder still finds the committed paper-profile results.
+    def __getitem__(self, paper: str) -> Mapping[str, Param]:
+        from ..papers import PAPERS, spec
+
+        if paper not in PAPERS:
+            raise KeyError(paper)
+        return spec(paper).parameters
+
+    def __iter__(self) -> Iterator[str]:
+        from ..papers import PAPERS
+
+        return iter(PAPERS)
+
+    def __len__(self) -> int:
+        from ..papers import PAPERS
+
+        return len(PAPERS)
+
+
+#: paper -> parameter -> declaration (every parameter of the notebook's parameters cell), as
+#: each chapter declares them in its ``SPEC.parameters`` (see :mod:`ldpfair.papers.contract`).
+DECLARATIONS: Mapping[str, Mapping[str, Param]] = _Declarations()
+
+
+def check_parameter(paper: str, name: str, value: Any) -> Any:
+    """Check ``value`` of ``paper``'s parameter ``name`` against its declaration; return it converted."""
+    return DECLARATIONS[paper][name].check(value, name)
+
+
+def build_check(paper: str, values: Mapping[str, Any]) -> None:
+    """Declare ``paper``'s experiments with the complete parameter ``values``; one ValueError if refused.
+
+    The chapter's ``SPEC.run_overrides`` picks the values the notebook passes as
+    profile overrides; declaring the experiments with them runs every check the
+    chapter makes, before a kernel starts.
     """
-    root = config.results_root()
-    return root / paper if paper else root
+    from ..papers import PAPERS, spec
+
+    if paper not in PAPERS:
+        return
+    s = spec(paper)
+    try:
+        s.experiments(values.get("profile", "paper"), **s.run_overrides(values))
+    except (ValueError, TypeError, KeyError) as exc:
+        text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+        raise ValueError(f"the parameters of {paper} are refused by its grid builder: "
+                         f"{str(text).splitlines()[0]}") from None
 
 
 def list_notebooks(folder: str | os.PathLike[str] | None = None) -> dict[str, Path]:
@@ -215,7 +263,7 @@ def validate_parameters(
     Values given as strings (from the command line) are parsed with
     :func:`parse_value` (a bare word is kept as text only for a parameter whose
     values are names). For a paper with declared parameters
-    (:data:`ldpfair.experiments.parameters.DECLARATIONS`) each value is checked
+    (:data:`DECLARATIONS`) each value is checked
     against its declared domain, then (``build``) the paper's grid builder is
     called with the complete set of values. Otherwise an int is accepted for a
     float parameter and the type must match the default's.
@@ -678,14 +726,89 @@ def myst_to_jupyter(nb: Any, *, bib: str | os.PathLike[str] | None = None,
     return nb
 
 
+def check_notebook(paper: str, namespace: Mapping[str, Any], *, build: bool = True) -> dict[str, Any]:
+    """Check a running notebook's parameter values against ``paper``'s declaration; return them converted.
+
+    The notebook calls this right after its ``parameters`` cell (``check_notebook("xu2019",
+    globals())``), so a value edited by hand in Jupyter meets the same checks as one given
+    to ``ldpfair run -p`` (the same declaration, :data:`DECLARATIONS`), then (``build``)
+    the chapter's grid builder (:func:`build_check`).
+
+    Parameters
+    ----------
+    paper : str
+        A registered paper.
+    namespace : mapping
+        The notebook's variables (``globals()``); every declared parameter must be in it.
+    build : bool
+        Also declare the experiments with these values.
+
+    Raises
+    ------
+    ValueError
+        One line naming the parameter and what is valid.
+    """
+    decl = DECLARATIONS[paper]
+    missing = [name for name in decl if name not in namespace]
+    if missing:
+        raise ValueError(f"the notebook of {paper} does not set the parameter(s) {', '.join(missing)}")
+    values = {name: d.check(namespace[name], name) for name, d in decl.items()}
+    if build:
+        build_check(paper, values)
+    return values
+
+
+def parameters_cell(paper: str, source: str, *, width: int = 88) -> str:
+    """``source`` (a ``parameters`` cell) with each assignment's comment generated from the declaration.
+
+    Each line ``name = value`` gets ``  # <comment>`` (:attr:`Param.comment`); when
+    that would make the line longer than ``width`` the comment goes on the lines
+    above it, wrapped. Other comment lines are dropped; the assignments are kept as
+    written. ``tests/test_cli_run.py`` checks that every notebook's cell is what this
+    returns, so the comments never offer a value that ``ldpfair run`` refuses.
+
+    Raises
+    ------
+    ValueError
+        If the cell assigns a name the paper does not declare, or misses one it declares.
+    """
+    import ast
+    import textwrap
+
+    decl = DECLARATIONS[paper]
+    tree = ast.parse(source)
+    lines = source.splitlines()
+    out: list[str] = []
+    seen = []
+    for node in tree.body:
+        target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
+        if not isinstance(target, ast.Name) or target.id not in decl:
+            name = target.id if isinstance(target, ast.Name) else ast.unparse(node)
+            raise ValueError(f"parameter {name!r} of the {paper} notebook is not declared; declared: "
+                             f"{', '.join(decl)}")
+        seen.append(target.id)
+        end = node.end_lineno or node.lineno
+        code = "\n".join(lines[node.lineno - 1:end])
+        code = code[:len(code) - len(lines[end - 1]) + (node.end_col_offset or 0)].rstrip()
+        comment = decl[target.id].comment
+        one = f"{code}  # {comment}"
+        if "\n" not in code and len(one) <= width:
+            out.append(one)
+        else:
+            out += [f"# {t}" for t in textwrap.wrap(comment, width - 2, break_on_hyphens=False)] + [code]
+    missing = [n for n in decl if n not in seen]
+    if missing:
+        raise ValueError(f"the parameters cell of {paper} lacks the declared parameter(s) "
+                         f"{', '.join(missing)}")
+    return "\n".join(out)
+
+
 def sync_parameters_cell(path: str | os.PathLike[str], *, write: bool = True) -> bool:
     """Regenerate the comments of a MyST paper notebook's ``parameters`` cell from its declaration.
 
-    See :func:`ldpfair.experiments.parameters.parameters_cell`. Returns whether the
+    See :func:`parameters_cell`. Returns whether the
     cell changed (with ``write=False`` nothing is written: a check).
     """
-    from .parameters import parameters_cell
-
     path = Path(path)
     text = path.read_text(encoding="utf-8")
     m = re.search(r"(```\{code-cell\}[^\n]*\n:tags: \[parameters\]\n\n)(.*?)(\n```)", text, re.S)

@@ -8,24 +8,24 @@ converts a value or raises one :class:`ValueError` naming the parameter and what
 is valid. :func:`ldpfair.experiments.notebooks.validate_parameters` applies these
 checks to the values given on the command line (``ldpfair run -p NAME VALUE``)
 before any kernel starts, then declares the chapter's experiments with the
-resulting values (:func:`build_check`), so a combination the chapter refuses
+resulting values (:func:`ldpfair.experiments.notebooks.build_check`), so a combination the chapter refuses
 fails before the notebook runs too. ``ldpfair run --list`` prints the
-declarations. A chapter's ``experiments`` module is cheap to import, so a bad
-value is still refused in well under a second.
+declarations (:data:`ldpfair.experiments.notebooks.DECLARATIONS`). The chapters import
+this module, so it never imports :mod:`ldpfair.papers`. A chapter's ``experiments``
+module is cheap to import, so a bad value is still refused in well under a second.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .._validation import check_count, check_epsilon, check_n_jobs, check_real, did_you_mean, interval
 
-__all__ = ["Param", "DECLARATIONS", "check_parameter", "check_notebook", "parameters_cell", "build_check",
-           "profile_param", "boolean", "integer", "real", "choice", "names", "epsilons", "seeds",
+__all__ = ["Param", "profile_param", "boolean", "integer", "real", "choice", "names", "epsilons", "seeds",
            "n_jobs_param"]
 
 Check = Callable[[Any, str], Any]
@@ -216,131 +216,3 @@ def profile_param() -> Param:
     """The ``profile`` parameter every notebook has."""
     return choice("'paper': render the committed full results; 'quick': compute a small grid",
                   ("paper", "quick"))
-
-
-class _Declarations(Mapping[str, Mapping[str, Param]]):
-    """paper -> its notebook's parameter declarations, read from the chapter's ``SPEC.parameters``."""
-
-    def __getitem__(self, paper: str) -> Mapping[str, Param]:
-        from ..papers import PAPERS, spec
-
-        if paper not in PAPERS:
-            raise KeyError(paper)
-        return spec(paper).parameters
-
-    def __iter__(self) -> Iterator[str]:
-        from ..papers import PAPERS
-
-        return iter(PAPERS)
-
-    def __len__(self) -> int:
-        from ..papers import PAPERS
-
-        return len(PAPERS)
-
-
-#: paper -> parameter -> declaration (every parameter of the notebook's parameters cell), as
-#: each chapter declares them in its ``SPEC.parameters`` (see :mod:`ldpfair.papers.contract`).
-DECLARATIONS: Mapping[str, Mapping[str, Param]] = _Declarations()
-
-
-def check_parameter(paper: str, name: str, value: Any) -> Any:
-    """Check ``value`` of ``paper``'s parameter ``name`` against its declaration; return it converted."""
-    return DECLARATIONS[paper][name].check(value, name)
-
-
-def build_check(paper: str, values: Mapping[str, Any]) -> None:
-    """Declare ``paper``'s experiments with the complete parameter ``values``; one ValueError if refused.
-
-    The chapter's ``SPEC.run_overrides`` picks the values the notebook passes as
-    profile overrides; declaring the experiments with them runs every check the
-    chapter makes, before a kernel starts.
-    """
-    from ..papers import PAPERS, spec
-
-    if paper not in PAPERS:
-        return
-    s = spec(paper)
-    try:
-        s.experiments(values.get("profile", "paper"), **s.run_overrides(values))
-    except (ValueError, TypeError, KeyError) as exc:
-        text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        raise ValueError(f"the parameters of {paper} are refused by its grid builder: "
-                         f"{str(text).splitlines()[0]}") from None
-
-
-def check_notebook(paper: str, namespace: Mapping[str, Any], *, build: bool = True) -> dict[str, Any]:
-    """Check a running notebook's parameter values against ``paper``'s declaration; return them converted.
-
-    The notebook calls this right after its ``parameters`` cell (``check_notebook("xu2019",
-    globals())``), so a value edited by hand in Jupyter meets the same checks as one given
-    to ``ldpfair run -p`` (the same declaration, :data:`DECLARATIONS`), then (``build``)
-    the chapter's grid builder (:func:`build_check`).
-
-    Parameters
-    ----------
-    paper : str
-        A registered paper.
-    namespace : mapping
-        The notebook's variables (``globals()``); every declared parameter must be in it.
-    build : bool
-        Also declare the experiments with these values.
-
-    Raises
-    ------
-    ValueError
-        One line naming the parameter and what is valid.
-    """
-    decl = DECLARATIONS[paper]
-    missing = [name for name in decl if name not in namespace]
-    if missing:
-        raise ValueError(f"the notebook of {paper} does not set the parameter(s) {', '.join(missing)}")
-    values = {name: d.check(namespace[name], name) for name, d in decl.items()}
-    if build:
-        build_check(paper, values)
-    return values
-
-
-def parameters_cell(paper: str, source: str, *, width: int = 88) -> str:
-    """``source`` (a ``parameters`` cell) with each assignment's comment generated from the declaration.
-
-    Each line ``name = value`` gets ``  # <comment>`` (:attr:`Param.comment`); when
-    that would make the line longer than ``width`` the comment goes on the lines
-    above it, wrapped. Other comment lines are dropped; the assignments are kept as
-    written. ``tests/test_cli_run.py`` checks that every notebook's cell is what this
-    returns, so the comments never offer a value that ``ldpfair run`` refuses.
-
-    Raises
-    ------
-    ValueError
-        If the cell assigns a name the paper does not declare, or misses one it declares.
-    """
-    import ast
-    import textwrap
-
-    decl = DECLARATIONS[paper]
-    tree = ast.parse(source)
-    lines = source.splitlines()
-    out: list[str] = []
-    seen = []
-    for node in tree.body:
-        target = node.targets[0] if isinstance(node, ast.Assign) else getattr(node, "target", None)
-        if not isinstance(target, ast.Name) or target.id not in decl:
-            name = target.id if isinstance(target, ast.Name) else ast.unparse(node)
-            raise ValueError(f"parameter {name!r} of the {paper} notebook is not declared; declared: "
-                             f"{', '.join(decl)}")
-        seen.append(target.id)
-        end = node.end_lineno or node.lineno
-        code = "\n".join(lines[node.lineno - 1:end])
-        code = code[:len(code) - len(lines[end - 1]) + (node.end_col_offset or 0)].rstrip()
-        comment = decl[target.id].comment
-        one = f"{code}  # {comment}"
-        if "\n" not in code and len(one) <= width:
-            out.append(one)
-        else:
-            out += [f"# {t}" for t in textwrap.wrap(comment, width - 2, break_on_hyphens=False)] + [code]
-    missing = [n for n in decl if n not in seen]
-    if missing:
-        raise ValueError(f"the parameters cell of {paper} lacks the declared parameter(s) "
-                         f"{', '.join(missing)}")
-    return "\n".join(out)

@@ -26,6 +26,7 @@ from typing import Any
 import pandas as pd
 
 from .contract import PaperSpec, Profile
+from .running import missing_file, run_experiments
 
 __all__ = ["PAPERS", "PaperSpec", "Profile", "spec", "module", "declared", "committed", "results", "status",
            "verify", "stamp"]
@@ -83,7 +84,7 @@ def _experiments(paper: str, profile: str) -> Mapping[str, Any]:
 
 def declared(profile: str = "paper", paper: str | None = None) -> Iterator[tuple[str, str, Any, Path]]:
     """Yield ``(paper, name, grid, results_path)`` for every declared experiment of ``profile``."""
-    from ..experiments.notebooks import results_dir
+    from ..config import results_dir
 
     for p in PAPERS if paper is None else (paper,):
         for name, grid in _experiments(p, profile).items():
@@ -146,33 +147,10 @@ def results(
     n_jobs, progress, compute, cache
         As in :func:`ldpfair.experiments.run_profile`.
     """
-    from .. import config
-    from ..experiments import run_profile
-    from ..experiments.notebooks import results_dir
-
     if profile == "paper":  # a registered chapter: its committed results
         _check_paper(paper)
-        if not (compute or (compute is None and config.compute())):  # read: every file must be there
-            from ..experiments.results import ResultsIntegrityError
-
-            for name in grids:
-                missing = _missing(paper, name, results_dir(paper) / name)
-                if missing:
-                    raise ResultsIntegrityError(missing)
-    if cache is None:
-        cache = config.task_cache_dir()
-    out = {}
-    for name, grid in grids.items():
-        out[name] = run_profile(
-            {profile: grid},
-            profile,
-            results=results_dir(paper) / name if profile == "paper" else None,
-            cache=cache,
-            n_jobs=n_jobs,
-            progress=progress,
-            compute=compute,
-        )
-    return out
+    return run_experiments(paper, grids, profile, n_jobs=n_jobs, progress=progress, compute=compute,
+                           cache=cache)
 
 
 def status(paper: str | None = None) -> pd.DataFrame:
@@ -200,16 +178,7 @@ def status(paper: str | None = None) -> pd.DataFrame:
     return table
 
 
-def _missing(paper: str, name: str, path: Path) -> str | None:
-    """One line if the results file or the metadata of a declared experiment is missing."""
-    from ..experiments.results import results_paths
-
-    csv_path, meta_path = results_paths(path)
-    for f in (csv_path, meta_path):
-        if not f.is_file():
-            return (f"{f}: missing (the committed results of the declared experiment {paper}/{name}; "
-                    "restore it from git or compute it with `ldpfair results compute`)")
-    return None
+_missing = missing_file
 
 
 def verify(
@@ -297,7 +266,7 @@ def stamp(paper: str | None = None, *, trust: bool = False) -> pd.DataFrame:
     ResultsIntegrityError
         The refusals, one line each (after every other file was stamped).
     """
-    from ..experiments.notebooks import results_dir
+    from ..config import results_dir
     from ..experiments.results import ResultsIntegrityError, stamp_results
 
     rows, refused = [], []

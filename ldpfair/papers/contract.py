@@ -223,8 +223,8 @@ class PaperSpec:
         ``attrs["coverage"]`` says how many are present. Any other profile is
         computed, resumably (see :func:`ldpfair.papers.results`).
         """
-        from . import results
+        from .running import run_experiments
 
         grids = self.experiments(profile, **overrides)
-        return results(self.name, grids, profile, n_jobs=n_jobs, progress=progress,
-                       compute=compute, cache=cache)
+        return run_experiments(self.name, grids, profile, n_jobs=n_jobs, progress=progress,
+                               compute=compute, cache=cache)

@@ -354,7 +354,7 @@ def judge_readings(explored: pd.DataFrame, rr: pd.DataFrame, *,
         held, as ``k/n``), ``all_held`` and the mean OPT - RR differences of accuracy and
         ``Delta_EOd`` at each epsilon (``d_acc@<eps>_<dataset>``, ``d_eod@<eps>_<dataset>``).
     """
-    from .checks import two_step_checks
+    from .statements import two_step_checks
 
     keys = ["dataset", "mechanism", "epsilon", "seed"]
     rr = rr[rr["mechanism"] == "RR"]

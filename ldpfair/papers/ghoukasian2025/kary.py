@@ -41,7 +41,7 @@ def kary_zeta_table(lgbm: dict[str, pd.DataFrame], variants: dict[str, pd.DataFr
         Delta_SP, Delta_EO, accuracy and the privatised training data's Delta'
         at the figure's largest epsilon.
     """
-    from .checks import ACC_TOLERANCE, LARGE_EPSILON, lgbm_checks
+    from .statements import ACC_TOLERANCE, LARGE_EPSILON, lgbm_checks
 
     rows = []
     for fig in ("fig3", "fig4", "fig5"):

@@ -315,7 +315,7 @@ def compute(names: list[str] | None = None, *, n_jobs: int = 1, large_n_seeds: i
     ``cache`` (default ``$LDPFAIR_CACHE`` or ``.ldpfair_cache`` in the repository), so an
     interrupted computation resumes.
     """
-    from ...experiments.notebooks import results_dir
+    from ...config import results_dir
 
     root = Path(results) if results is not None else results_dir("hamman2023")
     sweeps = declare(PROFILES["paper"])

@@ -30,6 +30,7 @@ import pandas as pd
 
 from ... import attacks
 from ..._validation import check_choice
+from . import published as hc
 
 __all__ = [
     "STATISTICS",
@@ -57,13 +58,6 @@ TRIM = 0.1
 _DECIMALS = {"Table 1": 1, "Table 2": 1, "Table 3": 1, "Table 4": 1}
 
 
-def _paper() -> Any:
-    """The chapter's checks (published numbers, committed results), imported when first needed."""
-    from . import checks
-
-    return checks
-
-
 def published_cells(results: dict[str, pd.DataFrame] | None = None) -> pd.DataFrame:
     """Every published finite-epsilon error cell of Tables 1-4 with our committed group sizes.
 
@@ -76,7 +70,6 @@ def published_cells(results: dict[str, pd.DataFrame] | None = None) -> pd.DataFr
         runs' ``(N1, N0)``), ``N1, N0`` (their means), ``ours_err`` (our mean error,
         Theorem 5), ``ours_median_err`` and ``ours_leakage`` (means over our runs).
     """
-    hc = _paper()
     res = results if results is not None else hc.committed_results()
     specs = [("Table 1", "table1", hc.PAPER_TABLE1, ["n", "m", "epsilon", "mechanism"]),
              ("Table 2", "table2", hc.PAPER_TABLE2.assign(epsilon=100.0, mechanism="conceal"),
@@ -363,7 +356,6 @@ def clipping_comparison(results: dict[str, pd.DataFrame] | None = None) -> dict[
     """
     from ... import verdicts
 
-    hc = _paper()
     res = results if results is not None else hc.committed_results()
     pub = hc.PAPER_TABLE1
     pub0 = pub[~np.isfinite(pub["epsilon"].astype(float))].drop_duplicates(["n", "m"])
@@ -404,8 +396,8 @@ def compute(results: str | None = None, *, reps: int = 200, seed: int = 2023) ->
     from pathlib import Path
 
     from ... import __version__
+    from ...config import results_dir
     from ...experiments.cache import atomic_write_text
-    from ...experiments.notebooks import results_dir
     from ...experiments.results import stamp_results
 
     root = Path(results) if results is not None else results_dir("hamman2023")
@@ -429,7 +421,7 @@ def compute(results: str | None = None, *, reps: int = 200, seed: int = 2023) ->
 
 def load(name: str) -> pd.DataFrame:
     """A committed forensic summary (:data:`SUMMARIES`), checked against its recorded sha256."""
-    from ...experiments.notebooks import results_dir
+    from ...config import results_dir
     from ...experiments.results import check_results_file
 
     check_choice(name, list(SUMMARIES), "name")

@@ -29,7 +29,8 @@ from ..._validation import check_choice
 from ...datasets.xu2019 import XU2019_ENCODINGS, n_attributes, xu2019_features
 from ...experiments import Sweep
 from ...experiments.parameters import Param, choice, n_jobs_param, profile_param
-from ...functional import PFLR, FairLR, PFLRStar, PrivLR, TaylorLR, lr_sensitivity, pflr_sensitivity
+from ...functional import PFLR, PrivLR, TaylorLR, lr_sensitivity, pflr_sensitivity
+from ...functional_fair import FairLR, PFLRStar
 from ...identity import versioned
 from ..contract import Profile
 
