@@ -168,6 +168,8 @@ def save_results(
     """
     if "key" not in frame.columns:
         raise ValueError("frame has no 'key' column; pass the output of ldpfair.experiments.run")
+    from ..environment import lock_record
+
     csv_path, meta_path = results_paths(path)
     csv_path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{csv_path.name}.", suffix=".tmp", dir=csv_path.parent)
@@ -191,6 +193,7 @@ def save_results(
         "machine": {"platform": platform.platform(), "processor": platform.processor(),
                     "machine": platform.machine(), "cpu_count": os.cpu_count(), "blas": blas_kernels()},
         "libraries": _versions(),
+        "lock": lock_record(),  # the lock file in force (sha256) and any package installed otherwise
         "grid": grid.describe() if grid is not None else None,
         **dict(metadata or {}),
     }

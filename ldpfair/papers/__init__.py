@@ -169,14 +169,17 @@ def results(
 
 def status(paper: str | None = None) -> pd.DataFrame:
     """Coverage of the committed paper-profile results: one row per declared experiment."""
+    from ..environment import lock_sha256, lock_state, read_meta
     from ..experiments import load_results
 
-    rows = []
+    rows, lock = [], lock_sha256()
     for p, name, grid, path in declared("paper", paper):
         _, cov = load_results(grid, path)
+        meta = Path(str(path) + ".meta.json")
         rows.append({"paper": p, "results": name, "present": cov["present"], "total": cov["total"],
+                     "lock": lock_state(read_meta(meta), lock) if meta.is_file() else "",
                      "file": str(path) + ".csv.gz"})
-    return pd.DataFrame(rows, columns=["paper", "results", "present", "total", "file"])
+    return pd.DataFrame(rows, columns=["paper", "results", "present", "total", "lock", "file"])
 
 
 def verify(
@@ -204,6 +207,7 @@ def verify(
         holds one line per problem and ``attrs["seed"]`` the sample seed.
     """
     from .._validation import check_count, check_n_jobs
+    from ..environment import drift_line
     from ..experiments.results import (
         ResultsIntegrityError,
         VerificationError,
@@ -233,6 +237,7 @@ def verify(
             except VerificationError as exc:
                 problems.extend(exc.problems)
                 row["problems"] = len(exc.problems)
+                problems.extend(drift_line(path, exc.problems))  # names the package that changed
         rows.append(row)
     table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "checked", "problems"])
     table.attrs["problems"] = problems

@@ -54,6 +54,14 @@ def _status(args: argparse.Namespace) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
+    if args.env:  # the environment against each file's recorded one, without recomputing
+        from ..environment import environment_table, read_meta
+        from ..experiments.notebooks import results_dir
+
+        metas = {str(m): read_meta(m) for p in ([args.paper] if args.paper else PAPERS)
+                 for m in sorted(results_dir(p).glob("*.meta.json"))}
+        print(environment_table(metas).to_string(index=False))
+        return 0
     table = verify(args.paper, n_cells=args.cells, n_jobs=args.n_jobs, seed=args.seed,
                    all_cells=args.all)
     seed = table.attrs["seed"]
@@ -136,6 +144,9 @@ def add_subcommand(subparsers: Any) -> None:
     ve.add_argument("--seed", type=seed_int, default=None,
                     help="sample seed (default: a fresh one, printed; pass it to reproduce a failure)")
     ve.add_argument("--all", action="store_true", help="recompute every committed cell (hours)")
+    ve.add_argument("--env", action="store_true",
+                    help="only compare the installed library versions and BLAS kernels with those "
+                         "recorded in the results files (and the lock); recompute nothing")
     _add_n_jobs(ve)
     ve.set_defaults(func=_verify)
     sa = sub.add_parser(
