@@ -32,6 +32,7 @@ __all__ = [
     "Difference",
     "add_subcommand",
     "blas_kernels",
+    "checked_differences",
     "compare",
     "describe_differences",
     "drift_line",
@@ -257,6 +258,23 @@ def drift_line(path: str | os.PathLike[str], problems: Sequence[str]) -> list[st
     shown = p if p.name.endswith(".csv.gz") else p.with_name(p.name.replace(".meta.json", "") + ".csv.gz")
     return [f"{shown}: values differ on {len(cells)} cell{'s' if len(cells) > 1 else ''}; "
             f"{describe_differences(compare(meta))}"]
+
+
+def checked_differences(table: pd.DataFrame) -> str:
+    """The differences of every results file that a verification recomputed, as one clause ("" if none).
+
+    ``table`` is :func:`ldpfair.papers.verify`'s (``paper``, ``results``, ``checked``).
+    """
+    from . import config
+
+    found: dict[Difference, None] = {}
+    for row in table[table["checked"] > 0].itertuples():
+        try:
+            meta = read_meta(config.results_root() / str(row.paper) / str(row.results))
+        except (OSError, ValueError):
+            continue
+        found.update(dict.fromkeys(compare(meta)))
+    return describe_differences(found) if found else ""
 
 
 def environment_table(metas: Mapping[str, Mapping[str, Any]], *,

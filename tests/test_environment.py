@@ -130,16 +130,17 @@ def noisy(n, method, rng):
 @pytest.fixture()
 def toy(tmp_path):
     sw = ex.Sweep(noisy, params={"n": [10, 20], "method": ["a", "b"]}, seeds=2, name="toy")
-    ex.save_results(ex.run(sw, progress=False), tmp_path / "toy", grid=sw)
-    return sw, tmp_path / "toy"
+    ex.save_results(ex.run(sw, progress=False), tmp_path / "toy" / "toy", grid=sw)  # paper toy, file toy
+    return sw, tmp_path / "toy" / "toy"
 
 
-def _drift(path: Path, lightgbm: str) -> None:
-    """Change the committed values and record another lightgbm version, then re-stamp."""
+def _drift(path: Path, lightgbm: str, values: bool = True) -> None:
+    """Record another lightgbm version (and change the committed values), then re-stamp."""
     csv, meta_path = path.with_name("toy.csv.gz"), path.with_name("toy.meta.json")
-    frame = pd.read_csv(csv)
-    frame["mean"] = frame["mean"] + 1.0
-    frame.to_csv(csv, index=False, compression={"method": "gzip", "mtime": 0})
+    if values:
+        frame = pd.read_csv(csv)
+        frame["mean"] = frame["mean"] + 1.0
+        frame.to_csv(csv, index=False, compression={"method": "gzip", "mtime": 0})
     meta = json.loads(meta_path.read_text())
     meta["libraries"]["lightgbm"] = lightgbm
     meta_path.write_text(json.dumps(meta))
@@ -158,6 +159,19 @@ def test_verify_error_names_the_package_and_both_versions(toy, monkeypatch, caps
     named = [line for line in err if "values differ" in line]
     assert named == [f"ldpfair results: error: {path}.csv.gz: values differ on 2 cells; "
                      f"lightgbm 0.0.1 when committed, {lgbm} installed"]
+
+
+def test_identical_values_under_another_version_are_noted(toy, monkeypatch, capsys):
+    sw, path = toy
+    monkeypatch.setattr(papers, "declared", lambda profile, paper=None: iter([("toy", "toy", sw, path)]))
+    monkeypatch.setenv("LDPFAIR_RESULTS_DIR", str(path.parents[1]))
+    assert main(["results", "verify", "--cells", "1", "--seed", "0"]) == 0
+    assert "note:" not in capsys.readouterr().out
+    _drift(path, "0.0.1", values=False)
+    assert main(["results", "verify", "--cells", "1", "--seed", "0"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "note: identical although the environment differs from the one recorded: "
+        f"lightgbm 0.0.1 when committed, {env.installed_version('lightgbm')} installed")
 
 
 def test_drift_line_needs_a_differing_value(toy):
