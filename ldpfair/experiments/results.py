@@ -194,6 +194,8 @@ def save_results(
     """
     if "key" not in frame.columns:
         raise ValueError("frame has no 'key' column; pass the output of ldpfair.experiments.run")
+    from ..environment import lock_record
+
     csv_path, meta_path = results_paths(path)
     if grid is not None:
         frame = _recompute_doubtful(frame, grid, csv_path)
@@ -240,6 +242,7 @@ def results_meta(
         "machine": {"platform": platform.platform(), "processor": platform.processor(),
                     "machine": platform.machine(), "cpu_count": os.cpu_count(), "blas": blas_kernels()},
         "libraries": _versions(),
+        "lock": lock_record(),  # the lock file in force (sha256) and any package installed otherwise
         "grid": grid.describe() if grid is not None else None,
         **dict(metadata or {}),
     }

@@ -160,10 +160,11 @@ def status(paper: str | None = None) -> pd.DataFrame:
     file (or its ``.meta.json``) is missing; every file present is checked as
     it is loaded (:func:`ldpfair.experiments.load_results`).
     """
+    from ..environment import lock_sha256, lock_state, read_meta
     from ..experiments import load_results
     from ..experiments.results import results_paths
 
-    rows, problems = [], []
+    rows, problems, lock = [], [], lock_sha256()
     for p, name, grid, path in declared("paper", paper):
         missing = _missing(p, name, path)
         if missing:
@@ -171,9 +172,11 @@ def status(paper: str | None = None) -> pd.DataFrame:
             cov = {"present": 0, "total": len(grid.tasks())}
         else:
             _, cov = load_results(grid, path)
+        meta = results_paths(path)[1]
         rows.append({"paper": p, "results": name, "present": cov["present"], "total": cov["total"],
+                     "lock": lock_state(read_meta(meta), lock) if meta.is_file() else "",
                      "file": str(results_paths(path)[0])})
-    table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "file"])
+    table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "lock", "file"])
     table.attrs["problems"] = problems
     return table
 
@@ -207,6 +210,7 @@ def verify(
         holds one line per problem and ``attrs["seed"]`` the sample seed.
     """
     from .._validation import check_count, check_n_jobs
+    from ..environment import drift_line
     from ..experiments.results import (
         ResultsIntegrityError,
         VerificationError,
@@ -239,6 +243,7 @@ def verify(
             except VerificationError as exc:
                 problems.extend(exc.problems)
                 row["problems"] = len(exc.problems)
+                problems.extend(drift_line(path, exc.problems))  # names the package that changed
         rows.append(row)
     table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "checked", "problems"])
     table.attrs["problems"] = problems
