@@ -194,8 +194,6 @@ def save_results(
     """
     if "key" not in frame.columns:
         raise ValueError("frame has no 'key' column; pass the output of ldpfair.experiments.run")
-    from ..environment import lock_record
-
     csv_path, meta_path = results_paths(path)
     if grid is not None:
         frame = _recompute_doubtful(frame, grid, csv_path)
@@ -230,8 +228,10 @@ def results_meta(
     """The ``.meta.json`` of a results file the engine has just written (``written``: it, parsed).
 
     The one place that decides what a new results file's metadata records: run,
-    machine, libraries, grid, and the checksum and content of the file.
+    machine, libraries, the lock in force, grid, and the checksum and content of the file.
     """
+    from ..environment import lock_record
+
     meta: dict[str, Any] = {
         "schema": RESULTS_SCHEMA_VERSION,
         "code_version": _versions()["ldpfair"],
