@@ -48,6 +48,8 @@ __all__ = [
     "cell_table",
     "committed_cell_table",
     "label_counts",
+    "SUMMARY",
+    "compute",
 ]
 
 #: The default reading (the mechanisms as Theorems 4-5 state them).
@@ -187,7 +189,8 @@ def cell_table(results: Mapping[str, pd.DataFrame], *, reps: int = 200, seed: in
         landing = [r for r, ok in zip(rr["reading"], rr["lands"], strict=True) if ok and r != DEFAULT_READING]
         not_dp = bool(loss > c["epsilon"])
         label = "paper error" if not_dp else ("explained" if landing else "unexplained")
-        rows.append({"item": c["table"], "n": int(c["n"]), "m": int(c["m"]), "N0": float(c["N0"]),
+        rows.append({"item": c["table"], "n": int(c["n"]), "n0": int(c["n0"]), "m": int(c["m"]),
+                     "N0": float(c["N0"]),
                      "epsilon": float(c["epsilon"]), "mechanism": c["mechanism"], "paper": float(c["paper_err"]),
                      "decimals": int(c["decimals"]), "statistic": cell_statistic(str(c["mechanism"])),
                      "implied_scale": scale, "loss": loss, "not_dp": not_dp,
@@ -197,15 +200,57 @@ def cell_table(results: Mapping[str, pd.DataFrame], *, reps: int = 200, seed: in
     return pd.DataFrame(rows)
 
 
-@functools.lru_cache(maxsize=1)
-def _committed_cell_table() -> pd.DataFrame:
+#: File of the committed per-cell table, under ``results/hamman2023/``.
+SUMMARY = "forensics_percell"
+
+
+def compute(results: str | None = None, *, reps: int = 200, seed: int = 2023) -> pd.DataFrame:
+    """Compute :func:`cell_table` on the committed results and save it (about 30 s on one core).
+
+    Written to ``results/hamman2023/forensics_percell.csv.gz`` with a ``.meta.json``
+    (``reps``, ``seed``, date, code version) and its checksum, so that the chapter and the
+    scoreboard read it without recomputing.
+    """
+    import json
+    import time
+    from datetime import datetime, timezone
+    from pathlib import Path
+
+    from ... import __version__
+    from ...experiments.cache import atomic_write_text
+    from ...experiments.notebooks import results_dir
+    from ...experiments.results import stamp_results
     from .checks import committed_results
 
-    return cell_table(committed_results())
+    root = Path(results) if results is not None else results_dir("hamman2023")
+    start = time.perf_counter()
+    frame = cell_table(committed_results(), reps=reps, seed=seed)
+    wall = time.perf_counter() - start
+    root.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(root / f"{SUMMARY}.csv.gz", index=False, compression={"method": "gzip", "mtime": 0})
+    meta = {"name": SUMMARY, "producer": "ldpfair.papers.hamman2023.cells.compute", "reps": reps,
+            "seed": seed, "cells": int(len(frame)), "code_version": __version__,
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "wall_time_s": round(wall, 1)}
+    atomic_write_text(root / f"{SUMMARY}.meta.json", json.dumps(meta, indent=2) + "\n")
+    stamp_results(root / SUMMARY)
+    return frame
+
+
+@functools.lru_cache(maxsize=1)
+def _committed_cell_table() -> pd.DataFrame:
+    from ...experiments.notebooks import results_dir
+    from ...experiments.results import check_results_file
+
+    path = results_dir("hamman2023") / f"{SUMMARY}.csv.gz"
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: run ldpfair.papers.hamman2023.cells.compute()")
+    frame = check_results_file(path, require_key=False)
+    frame["lands"] = frame["lands"].fillna("").astype(str)
+    return frame
 
 
 def committed_cell_table() -> pd.DataFrame:
-    """:func:`cell_table` on the committed paper-profile results (computed once per process, a copy)."""
+    """The committed :func:`cell_table` (:func:`compute`), checked against its recorded sha256 (a copy)."""
     return _committed_cell_table().copy()
 
 
