@@ -94,6 +94,7 @@ __all__ = [
     "ITEM_COLUMNS",
     "check_ledger",
     "claim_cause",
+    "compare_equivalent",
     "compare_median",
     "decide_cause",
     "failing",
@@ -303,6 +304,56 @@ def compare_median(ours: Any, paper_value: float, *, decimals: int | None = None
     diff = med - pm
     half = (hi - med) if diff < 0 else (med - lo)
     return {**_row(med, pm, diff, half, prec, n, "median"), "low": lo, "high": hi, "coverage": cov}
+
+
+def compare_equivalent(mean_a: float, mean_b: float, margin: float, *, std_a: float | None = None,
+                       n_a: int | None = None, std_b: float | None = None, n_b: int | None = None,
+                       level: float = LEVEL) -> dict[str, Any]:
+    """Two one-sided tests (TOST) that ``a`` and ``b`` are the same within ``margin``.
+
+    "The same" is shown when the ``1 - 2 * (1 - level)`` Welch interval of ``a - b``
+    (90% at the default 95%) lies inside ``(-margin, margin)``: each one-sided test
+    rejects a difference of at least ``margin`` at ``1 - level``. A side without
+    ``std``/``n`` is an exact value (no sampling noise). A difference that is small
+    but measured too noisily is **not** shown to be the same.
+
+    Parameters
+    ----------
+    mean_a, mean_b : float
+        The two means.
+    margin : float
+        The largest difference that counts as "the same" (positive), stated from the
+        paper's own scale by the caller.
+    std_a, n_a, std_b, n_b : float, int, optional
+        Standard deviations (``ddof=1``) and numbers of runs behind the means.
+    level : float
+        Confidence level of each one-sided test.
+
+    Returns
+    -------
+    dict
+        ``diff, low, high, margin, equivalent`` (NaN inputs: not equivalent).
+    """
+    if not (isinstance(margin, int | float) and math.isfinite(margin) and margin > 0):
+        raise ValueError(f"margin must be a positive number, got {margin!r}")
+    diff = float(mean_a) - float(mean_b)
+    parts, dofs = [], []
+    for sd, n in ((std_a, n_a), (std_b, n_b)):
+        if sd is None or n is None or (isinstance(n, float) and math.isnan(n)):
+            continue
+        v = float(sd) ** 2 / int(n)
+        parts.append(v)
+        dofs.append(int(n) - 1)
+    var = float(sum(parts))
+    if var > 0:
+        den = sum(v**2 / max(d, 1) for v, d in zip(parts, dofs, strict=True))
+        dof = var**2 / den if den > 0 else 1.0
+        half = _tq(dof, 2.0 * level - 1.0) * math.sqrt(var)
+    else:
+        half = 0.0
+    lo, hi = diff - half, diff + half
+    ok = bool(math.isfinite(lo) and math.isfinite(hi) and -margin < lo and hi < margin)
+    return {"diff": diff, "low": lo, "high": hi, "margin": float(margin), "equivalent": ok}
 
 
 def _row(ours: float, paper: float, diff: float, half: float, prec: float, n: int,
@@ -655,7 +706,7 @@ def variant_check(statement: str, *, source: str, default: Mapping[str, Any],
     broken = [k for k in default if k in v_fail and k not in d_fail]
     covers = tuple(k for k in default if k in d_fail and k not in v_fail)
     still = [k for k in default if k in d_fail and k in v_fail]
-    words = [f"the variant passes {len(covers)} of the default's {len(d_fail)} failing checks"]
+    words = [f"The variant passes {len(covers)} of the default's {len(d_fail)} failing checks"]
     if still:
         words.append("still fails " + "; ".join(still))
     if broken:
@@ -726,11 +777,16 @@ def _list(ids: Sequence[str], limit: int = 8) -> str:
 
 
 def _sentence(text: str) -> str:
+    """``text`` as a sentence: first letter capitalised, a final full stop."""
     text = str(text).strip()
-    return text if not text or text.endswith((".", "!", "?")) else text + "."
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
 
 
-def decide_cause(disagreements: Sequence[str], checks: Sequence[Check], label: str = "") -> Cause:
+def decide_cause(disagreements: Sequence[str], checks: Sequence[Check], label: str = "", *,
+                 note: str = "") -> Cause:
     """The cause of an item's or claim's disagreements, by the book's rules, from computed checks.
 
     Parameters
@@ -744,6 +800,9 @@ def decide_cause(disagreements: Sequence[str], checks: Sequence[Check], label: s
         disagreement counted once, for the first such check in the given order).
     label : str
         Where the chapter shows the evidence.
+    note : str
+        Context that decides nothing (e.g. that only part of the runs is committed),
+        appended to the text.
 
     Returns
     -------
@@ -795,12 +854,15 @@ def decide_cause(disagreements: Sequence[str], checks: Sequence[Check], label: s
             bits.append("Tried: " + " ".join(f"{_sentence(c.statement)} {_sentence(c.evidence)}".strip()
                                              for c in tried))
         text = " ".join(bits)
+    if note.strip():
+        text = f"{text} {_sentence(note)}"
     return Cause(kind, text, label, disagreeing=n, covered=k, parts=tuple(parts), decided=True)
 
 
-def claim_cause(claim_checks: Mapping[str, Any], checks: Sequence[Check], label: str = "") -> Cause:
+def claim_cause(claim_checks: Mapping[str, Any], checks: Sequence[Check], label: str = "", *,
+                note: str = "") -> Cause:
     """:func:`decide_cause` for a claim: its disagreements are its failing checks (:func:`failing`)."""
-    return decide_cause(failing(claim_checks), checks, label)
+    return decide_cause(failing(claim_checks), checks, label, note=note)
 
 
 #: Columns of a paper's scoreboard rows made by :func:`score_item`.
