@@ -165,7 +165,11 @@ class Claim:
         Named boolean checks on the evidence; the verdict is derived from them.
     cause : ldpfair.verdicts.Cause, optional
         Why the claim is not reproduced (the discrepancy ledger); required by the
-        scoreboard when the verdict is not "reproduced".
+        scoreboard when the verdict is not "reproduced" or "verified".
+    verification : bool
+        The checks test our code against itself (a worked example, a bound checked on
+        our own runs), not a published number: every check passing is "verified", never
+        "reproduced"; any failing is "not reproduced".
     """
 
     id: str
@@ -173,10 +177,17 @@ class Claim:
     evidence: str
     checks: Mapping[str, bool] = field(default_factory=dict)
     cause: Cause | None = None
+    verification: bool = False
 
     @property
     def verdict(self) -> str:
-        """The verdict derived from :attr:`checks` (see :func:`verdict`)."""
+        """The verdict derived from :attr:`checks` (see :func:`verdict`; ``"verified"`` for a verification)."""
+        if self.verification:
+            values = list(self.checks.values())
+            if not values:
+                raise ValueError("verdict needs at least one check")
+            ok = all(v is not None and v == v and bool(v) for v in values)
+            return "verified" if ok else "not reproduced"
         return verdict(self.checks.values())
 
     @classmethod

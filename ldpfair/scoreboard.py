@@ -200,9 +200,9 @@ def claims_overview_of(claims: Mapping[str, Sequence[Claim]]) -> pd.DataFrame:
             passed = sum(bool(v) and v == v for v in c.checks.values())
             n_fail = len(failing(c.checks))
             v = c.verdict
-            cause = c.cause if v != "reproduced" else None
+            cause = c.cause if v not in ("reproduced", "verified") else None
             covered = 0
-            if v != "reproduced" and cause is None:
+            if v not in ("reproduced", "verified") and cause is None:
                 kind, reason, label = "unexplained", NO_CAUSE_RECORDED, ""
             else:
                 kind, reason, label = ((cause.kind, cause.text, cause.label) if cause is not None
@@ -233,7 +233,7 @@ def summary(board: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
         row: dict[str, Any] = {"paper": p}
         for s in STATUSES:
             row[f"items {s}"] = int((b["status"] == s).sum())
-        for s in VERDICTS:
+        for s in (*VERDICTS, "verified"):
             row[f"claims {s}"] = int((c["verdict"] == s).sum()) if len(c) else 0
         rows.append(row)
     return pd.DataFrame(rows)
@@ -415,7 +415,7 @@ def ledger_markdown(
 def verdict_counts(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> dict[str, int]:
     """Items per status and claims per verdict (keys ``items <status>``, ``claims <verdict>``)."""
     out = {f"items {s}": int((board["status"] == s).sum()) for s in STATUSES}
-    for s in VERDICTS:
+    for s in (*VERDICTS, "verified"):
         out[f"claims {s}"] = int((claims["verdict"] == s).sum()) if claims is not None and len(claims) else 0
     return out
 
@@ -441,7 +441,7 @@ def verdict_box(paper: str, *, board: pd.DataFrame | None = None,
     led = ledger(board, claims)
     lines = [":::{admonition} Did it reproduce?", ":class: verdict-box", "",
              f"**Figures and tables:** {_count_line(counts, 'items', STATUSES)}. ",
-             f"**Claims:** {_count_line(counts, 'claims', VERDICTS)}.", ""]
+             f"**Claims:** {_count_line(counts, 'claims', (*VERDICTS, "verified"))}.", ""]
     if len(led):
         lines.append("Not reproduced, and why:\n")
         for r in led.itertuples(index=False):
@@ -483,7 +483,7 @@ def landing_summary(board: pd.DataFrame, claims: pd.DataFrame | None = None, *,
         doc = chapter(p).removesuffix(".md")
         link = f"{{doc}}`{_escape(titles[p])} <{doc}>`" if titles and p in titles else f"{{doc}}`{doc}`"
         out.append(f"| {link} | "
-                   f"{_count_line(counts, 'items', STATUSES)} | {_count_line(counts, 'claims', VERDICTS)} | "
+                   f"{_count_line(counts, 'items', STATUSES)} | {_count_line(counts, 'claims', (*VERDICTS, "verified"))} | "
                    f"{causes} |")
     return "\n".join(out)
 
