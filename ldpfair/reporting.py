@@ -181,7 +181,7 @@ class Claim:
 
     @property
     def verdict(self) -> str:
-        """The verdict derived from :attr:`checks` (see :func:`verdict`; ``"verified"`` for a verification)."""
+        """The verdict derived from :attr:`checks` (:func:`verdict`; ``"verified"`` for a verification)."""
         if self.verification:
             values = list(self.checks.values())
             if not values:

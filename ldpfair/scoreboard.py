@@ -220,6 +220,8 @@ def claims_overview_of(claims: Mapping[str, Sequence[Claim]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=_CLAIM_COLUMNS)
 
 
+#: Verdicts a claim can have: the three of a comparison and "verified" (a check of our code against itself).
+_CLAIM_VERDICTS: tuple[str, ...] = (*VERDICTS, "verified")
 _CLAIM_COLUMNS = ["paper", "claim", "statement", "checks passed", "share", "verdict", "disagreeing",
                   "covered", "cause", "reason", "cause_label"]
 
@@ -233,7 +235,7 @@ def summary(board: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
         row: dict[str, Any] = {"paper": p}
         for s in STATUSES:
             row[f"items {s}"] = int((b["status"] == s).sum())
-        for s in (*VERDICTS, "verified"):
+        for s in _CLAIM_VERDICTS:
             row[f"claims {s}"] = int((c["verdict"] == s).sum()) if len(c) else 0
         rows.append(row)
     return pd.DataFrame(rows)
@@ -415,7 +417,7 @@ def ledger_markdown(
 def verdict_counts(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> dict[str, int]:
     """Items per status and claims per verdict (keys ``items <status>``, ``claims <verdict>``)."""
     out = {f"items {s}": int((board["status"] == s).sum()) for s in STATUSES}
-    for s in (*VERDICTS, "verified"):
+    for s in _CLAIM_VERDICTS:
         out[f"claims {s}"] = int((claims["verdict"] == s).sum()) if claims is not None and len(claims) else 0
     return out
 
@@ -441,7 +443,7 @@ def verdict_box(paper: str, *, board: pd.DataFrame | None = None,
     led = ledger(board, claims)
     lines = [":::{admonition} Did it reproduce?", ":class: verdict-box", "",
              f"**Figures and tables:** {_count_line(counts, 'items', STATUSES)}. ",
-             f"**Claims:** {_count_line(counts, 'claims', (*VERDICTS, "verified"))}.", ""]
+             f"**Claims:** {_count_line(counts, 'claims', _CLAIM_VERDICTS)}.", ""]
     if len(led):
         lines.append("Not reproduced, and why:\n")
         for r in led.itertuples(index=False):
@@ -483,7 +485,8 @@ def landing_summary(board: pd.DataFrame, claims: pd.DataFrame | None = None, *,
         doc = chapter(p).removesuffix(".md")
         link = f"{{doc}}`{_escape(titles[p])} <{doc}>`" if titles and p in titles else f"{{doc}}`{doc}`"
         out.append(f"| {link} | "
-                   f"{_count_line(counts, 'items', STATUSES)} | {_count_line(counts, 'claims', (*VERDICTS, "verified"))} | "
+                   f"{_count_line(counts, 'items', STATUSES)} | "
+                   f"{_count_line(counts, 'claims', _CLAIM_VERDICTS)} | "
                    f"{causes} |")
     return "\n".join(out)
 

@@ -188,7 +188,7 @@ def test_the_ast_check_finds_a_cause_construction():
 
 
 #: Chapters still migrating to decide_cause (issue #35, helper 35b) at this commit.
-UNMIGRATED = ("hamman2023", "xu2019")
+UNMIGRATED: tuple[str, ...] = ()
 
 
 @pytest.mark.parametrize("chapter", sorted(p.name for p in (ROOT / "ldpfair" / "papers").iterdir()

@@ -309,7 +309,8 @@ _LABEL = "why-pflr-did-not-recover"
 def _cell_id(rec: dict) -> str:
     eps = rec.get("epsilon")
     e = "" if eps is None or eps != eps else f" at ε={float(eps):g}"
-    return f"{rec['table']} {rec['dataset']} {rec['method']} {'RD' if rec['metric'] == 'rd' else rec['metric']}{e}"
+    metric = "RD" if rec["metric"] == "rd" else rec["metric"]
+    return f"{rec['table']} {rec['dataset']} {rec['method']} {metric}{e}"
 
 
 def _table_cause(item: str, agree: pd.DataFrame, readings: pd.DataFrame) -> verdicts.Cause:
