@@ -840,8 +840,9 @@ def decide_cause(disagreements: Sequence[str], checks: Sequence[Check], label: s
         if len(parts) == 1:
             text = part_text(parts[0])
         else:
-            text = " ".join(f"[{p.cause}, {len(p.covers)} of {n}: {_list(p.covers, 4)}] {part_text(p)}"
-                            for p in parts)
+            split = ", ".join(f"{by_kind[c]} {c}" for c in CAUSES if by_kind[c])
+            text = f"{n} of {n} disagreements explained ({split}). " + " ".join(
+                f"[{p.cause}, {len(p.covers)} of {n}: {_list(p.covers, 4)}] {part_text(p)}" for p in parts)
     else:
         kind = "unexplained"
         bits = [f"{k} of {n} disagreements explained." if n else
