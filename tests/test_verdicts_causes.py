@@ -212,3 +212,13 @@ def test_a_self_checked_claim_is_verified_not_reproduced():
     assert over.iloc[0]["verdict"] == "verified" and over.iloc[0]["cause"] == "-"
     assert sb.verdict_counts(pd.DataFrame(columns=["status"]), over)["claims verified"] == 1
     sb.check_complete(pd.DataFrame(columns=["paper", *v.ITEM_COLUMNS]), over)
+
+
+def test_scoreboard_markdown_shows_verifications_and_coverage():
+    cause = v.decide_cause(["a", "b"], [_paper(True, covers=("a",))], "#t")
+    row = v.score_item("Table 2", "#t", agrees=[True, False, False, True],
+                       construction=[True, False, False, False], cause=cause)
+    board = pd.DataFrame([{**row, "paper": "p"}])
+    md = sb.scoreboard_markdown(board)
+    assert "| verif. | covered |" in md and "| 1 | 1 of 2 | unexplained |" in md
+    assert "1 of 2 disagreements explained" in sb.ledger_markdown(sb.ledger(board))
