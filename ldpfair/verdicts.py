@@ -69,6 +69,7 @@ items have cause ``-`` (:data:`NO_CAUSE`). :func:`check_ledger` enforces this.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -777,11 +778,15 @@ def _list(ids: Sequence[str], limit: int = 8) -> str:
 
 
 def _sentence(text: str) -> str:
-    """``text`` as a sentence: first letter capitalised, a final full stop."""
+    """``text`` as a sentence: a final full stop, and a capital if it opens with a plain word.
+
+    An opening identifier (``compas_3: ...``, ``fig3: ...``) keeps its case.
+    """
     text = str(text).strip()
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    if re.match(r"[a-z]+[ ,;:]", text) and not re.match(r"[a-z]+\d", text):
+        text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
