@@ -165,11 +165,11 @@ class Claim:
         Named boolean checks on the evidence; the verdict is derived from them.
     cause : ldpfair.verdicts.Cause, optional
         Why the claim is not reproduced (the discrepancy ledger); required by the
-        scoreboard when the verdict is not "reproduced" or "verified".
-    verification : bool
-        The checks test our code against itself (a worked example, a bound checked on
-        our own runs), not a published number: every check passing is "verified", never
-        "reproduced"; any failing is "not reproduced".
+        scoreboard when the verdict is not "reproduced".
+    verified : bool
+        The checks test our own code against itself or a theorem by brute force,
+        nothing the paper measured: the verdict is "verified" when all pass (never
+        "reproduced"), "not reproduced" otherwise.
     """
 
     id: str
@@ -177,16 +177,15 @@ class Claim:
     evidence: str
     checks: Mapping[str, bool] = field(default_factory=dict)
     cause: Cause | None = None
-    verification: bool = False
+    verified: bool = False
 
     @property
     def verdict(self) -> str:
-        """The verdict derived from :attr:`checks` (:func:`verdict`; ``"verified"`` for a verification)."""
-        if self.verification:
-            values = list(self.checks.values())
-            if not values:
+        """The verdict derived from :attr:`checks` (see :func:`verdict`; "verified" for a self-check)."""
+        if self.verified:
+            if not self.checks:
                 raise ValueError("verdict needs at least one check")
-            ok = all(v is not None and v == v and bool(v) for v in values)
+            ok = all(bool(v) and v == v for v in self.checks.values())
             return "verified" if ok else "not reproduced"
         return verdict(self.checks.values())
 

@@ -55,6 +55,7 @@ from .verdicts import (
 )
 
 __all__ = [
+    "CLAIM_VERDICTS",
     "STATUSES",
     "COLUMNS",
     "badge",
@@ -75,6 +76,9 @@ __all__ = [
     "verdict_counts",
 ]
 
+#: Verdicts of a claim: those of :data:`ldpfair.verdicts.VERDICTS`, and "verified" for a claim
+#: checked against our own code or by brute force only (``Claim(verified=True)``).
+CLAIM_VERDICTS: tuple[str, ...] = (*VERDICTS, "verified")
 #: Required columns of a paper's ``scoreboard()``.
 COLUMNS: tuple[str, str, str] = ("item", "label", "status")
 
@@ -200,9 +204,10 @@ def claims_overview_of(claims: Mapping[str, Sequence[Claim]]) -> pd.DataFrame:
             passed = sum(bool(v) and v == v for v in c.checks.values())
             n_fail = len(failing(c.checks))
             v = c.verdict
-            cause = c.cause if v not in ("reproduced", "verified") else None
+            discrepant = v in ("partly", "not reproduced")
+            cause = c.cause if discrepant else None
             covered = 0
-            if v not in ("reproduced", "verified") and cause is None:
+            if discrepant and cause is None:
                 kind, reason, label = "unexplained", NO_CAUSE_RECORDED, ""
             else:
                 kind, reason, label = ((cause.kind, cause.text, cause.label) if cause is not None
@@ -220,8 +225,6 @@ def claims_overview_of(claims: Mapping[str, Sequence[Claim]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=_CLAIM_COLUMNS)
 
 
-#: Verdicts a claim can have: the three of a comparison and "verified" (a check of our code against itself).
-_CLAIM_VERDICTS: tuple[str, ...] = (*VERDICTS, "verified")
 _CLAIM_COLUMNS = ["paper", "claim", "statement", "checks passed", "share", "verdict", "disagreeing",
                   "covered", "cause", "reason", "cause_label"]
 
@@ -235,7 +238,7 @@ def summary(board: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
         row: dict[str, Any] = {"paper": p}
         for s in STATUSES:
             row[f"items {s}"] = int((b["status"] == s).sum())
-        for s in _CLAIM_VERDICTS:
+        for s in CLAIM_VERDICTS:
             row[f"claims {s}"] = int((c["verdict"] == s).sum()) if len(c) else 0
         rows.append(row)
     return pd.DataFrame(rows)
@@ -404,8 +407,8 @@ def ledger_markdown(
             done = (f"{int(r.covered)} of {int(r.disagreeing)} disagreements explained" if r.disagreeing
                     else "no disagreement counted")
             reason = str(r.reason)
-            if reason.startswith(done):  # the cause's own text already says it
-                reason = reason[len(done):].lstrip(". ")
+            if reason.startswith(done + "."):  # the cause's own text already says it
+                reason = reason[len(done) + 1:].lstrip()
             out.append(f"- **{_link(what, r.label, p, chapter)}** {badge(r.status)} "
                        f"(agree: {_share(r.share)}; {done}) — {badge(r.cause)} {_escape(reason)}")
         out.append("")
@@ -417,7 +420,7 @@ def ledger_markdown(
 def verdict_counts(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> dict[str, int]:
     """Items per status and claims per verdict (keys ``items <status>``, ``claims <verdict>``)."""
     out = {f"items {s}": int((board["status"] == s).sum()) for s in STATUSES}
-    for s in _CLAIM_VERDICTS:
+    for s in CLAIM_VERDICTS:
         out[f"claims {s}"] = int((claims["verdict"] == s).sum()) if claims is not None and len(claims) else 0
     return out
 
@@ -443,7 +446,7 @@ def verdict_box(paper: str, *, board: pd.DataFrame | None = None,
     led = ledger(board, claims)
     lines = [":::{admonition} Did it reproduce?", ":class: verdict-box", "",
              f"**Figures and tables:** {_count_line(counts, 'items', STATUSES)}. ",
-             f"**Claims:** {_count_line(counts, 'claims', _CLAIM_VERDICTS)}.", ""]
+             f"**Claims:** {_count_line(counts, 'claims', CLAIM_VERDICTS)}.", ""]
     if len(led):
         lines.append("Not reproduced, and why:\n")
         for r in led.itertuples(index=False):
@@ -484,10 +487,8 @@ def landing_summary(board: pd.DataFrame, claims: pd.DataFrame | None = None, *,
         causes = ", ".join(f"{n} {k}" for k, n in led["cause"].value_counts().items()) or "none"
         doc = chapter(p).removesuffix(".md")
         link = f"{{doc}}`{_escape(titles[p])} <{doc}>`" if titles and p in titles else f"{{doc}}`{doc}`"
-        out.append(f"| {link} | "
-                   f"{_count_line(counts, 'items', STATUSES)} | "
-                   f"{_count_line(counts, 'claims', _CLAIM_VERDICTS)} | "
-                   f"{causes} |")
+        out.append(f"| {link} | {_count_line(counts, 'items', STATUSES)} | "
+                   f"{_count_line(counts, 'claims', CLAIM_VERDICTS)} | {causes} |")
     return "\n".join(out)
 
 
@@ -508,7 +509,8 @@ def rules_markdown() -> str:
         f"- {badge('verified')}: the paper gives no number or trend (a notation table, a diagram, a "
         "theorem); it is checked against our own code only, so it is not called reproduced.",
         f"- {badge('new result')}: a chapter no paper has. {badge('not yet')}: results not committed.",
-        "- **Claims** are judged by the share of their checks that pass, with the same thresholds.",
+        "- **Claims** are judged by the share of their checks that pass, with the same thresholds; a claim "
+        f"checked only against our own code or by brute force (a theorem) is {badge('verified')}.",
         "- **Heavy tails.** A quantity without a finite mean or variance (an error under Cauchy noise) is "
         f"compared by its median, with the distribution-free order-statistic {v.LEVEL:.0%} interval (the "
         "ranks a Binomial(n, 1/2) count bounds), never by a Welch interval on means: one extreme draw makes "

@@ -69,6 +69,7 @@ items have cause ``-`` (:data:`NO_CAUSE`). :func:`check_ledger` enforces this.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -777,11 +778,15 @@ def _list(ids: Sequence[str], limit: int = 8) -> str:
 
 
 def _sentence(text: str) -> str:
-    """``text`` as a sentence: first letter capitalised, a final full stop."""
+    """``text`` as a sentence: a final full stop, and a capital if it opens with a plain word.
+
+    An opening identifier (``compas_3: ...``, ``fig3: ...``) keeps its case.
+    """
     text = str(text).strip()
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    if re.match(r"[a-z]+[ ,;:]", text) and not re.match(r"[a-z]+\d", text):
+        text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
@@ -840,8 +845,9 @@ def decide_cause(disagreements: Sequence[str], checks: Sequence[Check], label: s
         if len(parts) == 1:
             text = part_text(parts[0])
         else:
-            text = " ".join(f"[{p.cause}, {len(p.covers)} of {n}: {_list(p.covers, 4)}] {part_text(p)}"
-                            for p in parts)
+            split = ", ".join(f"{by_kind[c]} {c}" for c in CAUSES if by_kind[c])
+            text = f"{n} of {n} disagreements explained ({split}). " + " ".join(
+                f"[{p.cause}, {len(p.covers)} of {n}: {_list(p.covers, 4)}] {part_text(p)}" for p in parts)
     else:
         kind = "unexplained"
         bits = [f"{k} of {n} disagreements explained." if n else

@@ -86,6 +86,7 @@ def test_coverage_below_the_disagreements_is_unexplained_with_k_of_n():
     cause = v.decide_cause(cells, [_paper(True, covers=cells[:6]), var])
     assert cause.kind == "explained" and cause.covered == 18 and len(cause.parts) == 2
     assert "[paper error, 6 of 18" in cause.text and "[explained, 12 of 18" in cause.text
+    assert cause.text.startswith("18 of 18 disagreements explained (12 explained, 6 paper error).")
 
 
 def test_the_cause_must_account_for_the_items_disagreements():
@@ -201,3 +202,23 @@ def test_no_chapter_constructs_a_cause(chapter, request):
            for path in sorted((ROOT / "ldpfair" / "papers" / chapter).rglob("*.py"))
            for line in _constructs_cause(path.read_text())]
     assert not bad, "a chapter supplies checks, never labels: " + ", ".join(bad)
+
+
+def test_a_self_checked_claim_is_verified_not_reproduced():
+    c = Claim("Thm 2", "s", "e", {"closed form = brute force": True}, verified=True)
+    assert c.verdict == "verified"
+    assert Claim("Thm 2", "s", "e", {"x": True, "y": False}, verified=True).verdict == "not reproduced"
+    over = sb.claims_overview_of({"p": [c]})
+    assert over.iloc[0]["verdict"] == "verified" and over.iloc[0]["cause"] == "-"
+    assert sb.verdict_counts(pd.DataFrame(columns=["status"]), over)["claims verified"] == 1
+    sb.check_complete(pd.DataFrame(columns=["paper", *v.ITEM_COLUMNS]), over)
+
+
+def test_scoreboard_markdown_shows_verifications_and_coverage():
+    cause = v.decide_cause(["a", "b"], [_paper(True, covers=("a",))], "#t")
+    row = v.score_item("Table 2", "#t", agrees=[True, False, False, True],
+                       construction=[True, False, False, False], cause=cause)
+    board = pd.DataFrame([{**row, "paper": "p"}])
+    md = sb.scoreboard_markdown(board)
+    assert "| verif. | covered |" in md and "| 1 | 1 of 2 | unexplained |" in md
+    assert "1 of 2 disagreements explained" in sb.ledger_markdown(sb.ledger(board))

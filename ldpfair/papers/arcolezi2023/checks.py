@@ -302,11 +302,11 @@ def claim_checks(ours: Claim, theirs: Claim | None) -> list[Check]:
         if not computed:
             evidence = "not computed on the authors' per-seed results"
         elif holds:
-            evidence = ("false on the authors' per-seed results as well: this part of the claim does not "
-                        "hold on the paper's own runs")
+            evidence = "this part of the claim does not hold on the paper's own runs"
         else:
-            evidence = "true on the authors' per-seed results, false only on ours"
-        out.append(Check(f"{k}: fails on the authors' own runs too", holds, evidence, "paper", covers=(k,)))
+            evidence = "it holds on the authors' runs: false only on ours"
+        out.append(Check(f"{k} fails on the authors' own per-seed results too", holds, evidence, "paper",
+                         covers=(k,)))
     return out
 
 

@@ -234,13 +234,14 @@ def claims(
                          f"{len(theorem2)} random instances: largest |closed form - brute force| = "
                          f"{gap:.1e}; "
                          f"closed form <= RR on all: {below}",
-                         {"closed form = brute force (1e-6)": gap < 1e-6, "closed form <= RR": below}))
+                         {"closed form = brute force (1e-6)": gap < 1e-6, "closed form <= RR": below},
+                         verified=True))
     if lemma1 is not None:
         worst = float(lemma1["ratio"].max())
         out.append(Claim("Lemma 1", "GRR never increases the data unfairness Delta'.",
                          f"{len(lemma1)} random k-ary distributions (k = 2..{int(lemma1['k'].max())}): "
                          f"largest Delta'(GRR)/Delta' = {worst:.6f}",
-                         {"Delta'(GRR) <= Delta' on every instance": worst <= 1 + 1e-12}))
+                         {"Delta'(GRR) <= Delta' on every instance": worst <= 1 + 1e-12}, verified=True))
     ev, ch = [], {}
     for fig in LGBM_FIGURES:
         e, c = lgbm_checks(lgbm.get(fig, pd.DataFrame()), fig)

@@ -129,7 +129,7 @@ def claims(res: Mapping[str, pd.DataFrame]) -> list[Claim]:
                      "(Example 2), reveals a targeted individual's group.",
                      f"Every one of 500 individuals (N0 = 50) identified by Example 1: {('no', 'yes')[ok]}; "
                      f"by Example 2: {('no', 'yes')[ok2]}.", {"example 1": ok, "example 2": ok2},
-                     verification=True))
+                     verified=True))
     # C2: O(N0 log(n/N0)) queries reconstruct all
     f2 = res["fig2"]
     t1 = res["table1"]
@@ -161,7 +161,7 @@ def claims(res: Mapping[str, pd.DataFrame]) -> list[Claim]:
                      "Noiseless leakage (mean over runs): "
                      + ", ".join(f"n={n}, m={m}: {v:.1f}%" for (n, m), v in full.items())
                      + f"; Fig. 1a: first m with 100% mean leakage at n = 100: {m_full}.", checks, cause2,
-                     verification=True))
+                     verified=True))
     del f2
     # C3: conceal far lower error than Laplace at similar leakage
     finite = t1[np.isfinite(t1["epsilon"])]
