@@ -188,16 +188,9 @@ def test_the_ast_check_finds_a_cause_construction():
     assert _constructs_cause("x = verdicts.decide_cause([], [])\n") == []
 
 
-#: Chapters still migrating to decide_cause (issue #35, helper 35b) at this commit.
-UNMIGRATED: tuple[str, ...] = ()
-
-
 @pytest.mark.parametrize("chapter", sorted(p.name for p in (ROOT / "ldpfair" / "papers").iterdir()
                                            if p.is_dir() and not p.name.startswith("__")))
-def test_no_chapter_constructs_a_cause(chapter, request):
-    if chapter in UNMIGRATED:
-        request.applymarker(pytest.mark.xfail(reason="chapter not yet migrated to decide_cause",
-                                              strict=False))
+def test_no_chapter_constructs_a_cause(chapter):
     bad = [f"{path.relative_to(ROOT)}:{line}"
            for path in sorted((ROOT / "ldpfair" / "papers" / chapter).rglob("*.py"))
            for line in _constructs_cause(path.read_text())]
