@@ -166,6 +166,10 @@ class Claim:
     cause : ldpfair.verdicts.Cause, optional
         Why the claim is not reproduced (the discrepancy ledger); required by the
         scoreboard when the verdict is not "reproduced".
+    verified : bool
+        The checks test our own code against itself or a theorem by brute force,
+        nothing the paper measured: the verdict is "verified" when all pass (never
+        "reproduced"), "not reproduced" otherwise.
     """
 
     id: str
@@ -173,10 +177,16 @@ class Claim:
     evidence: str
     checks: Mapping[str, bool] = field(default_factory=dict)
     cause: Cause | None = None
+    verified: bool = False
 
     @property
     def verdict(self) -> str:
-        """The verdict derived from :attr:`checks` (see :func:`verdict`)."""
+        """The verdict derived from :attr:`checks` (see :func:`verdict`; "verified" for a self-check)."""
+        if self.verified:
+            if not self.checks:
+                raise ValueError("verdict needs at least one check")
+            ok = all(bool(v) and v == v for v in self.checks.values())
+            return "verified" if ok else "not reproduced"
         return verdict(self.checks.values())
 
     @classmethod

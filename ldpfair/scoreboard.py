@@ -51,14 +51,17 @@ from .verdicts import (
     STATUSES,
     VERDICTS,
     check_ledger,
+    failing,
 )
 
 __all__ = [
+    "CLAIM_VERDICTS",
     "STATUSES",
     "COLUMNS",
     "badge",
     "check_complete",
     "claims_overview",
+    "claims_overview_of",
     "computed",
     "landing_summary",
     "ledger",
@@ -73,6 +76,9 @@ __all__ = [
     "verdict_counts",
 ]
 
+#: Verdicts of a claim: those of :data:`ldpfair.verdicts.VERDICTS`, and "verified" for a claim
+#: checked against our own code or by brute force only (``Claim(verified=True)``).
+CLAIM_VERDICTS: tuple[str, ...] = (*VERDICTS, "verified")
 #: Required columns of a paper's ``scoreboard()``.
 COLUMNS: tuple[str, str, str] = ("item", "label", "status")
 
@@ -112,7 +118,8 @@ def paper_scoreboard(paper: str) -> pd.DataFrame:
         raise ValueError(f"{paper}.scoreboard() has unknown statuses {bad}; valid: {list(STATUSES)}")
     table = table.copy()
     # rows not (yet) made by ldpfair.verdicts.score_item: fill the ledger columns
-    defaults = {"evidence": "", "share": float("nan"), "numbers": 0, "reason": "", "cause_label": ""}
+    defaults = {"evidence": "", "share": float("nan"), "numbers": 0, "verifications": 0, "disagreeing": 0,
+                "covered": 0, "reason": "", "cause_label": ""}
     for col, val in defaults.items():
         if col not in table.columns:
             table[col] = val
@@ -199,29 +206,53 @@ def computed(papers: Sequence[str] | None = None, *,
 
 
 def claims_overview(papers: Sequence[str] | None = None) -> pd.DataFrame:
-    """Every paper's claims: paper, claim, statement, checks passed, share, verdict and ledger cause."""
+    """Every paper's claims (:func:`claims_overview_of` of each paper's ``SPEC.claims()``)."""
     from .papers import PAPERS
 
+    return claims_overview_of({p: paper_claims(p) for p in papers or PAPERS})
+
+
+def claims_overview_of(claims: Mapping[str, Sequence[Claim]]) -> pd.DataFrame:
+    """Claims by paper as rows: paper, claim, statement, checks passed, share, verdict, coverage, cause.
+
+    A claim's ``disagreeing`` are its failing checks; ``covered`` how many of them its
+    cause covers (:func:`ldpfair.verdicts.decide_cause`).
+
+    Raises
+    ------
+    ValueError
+        If a claim's decided cause accounts for another number of disagreements than
+        the claim's failing checks.
+    """
     rows = []
-    for p in papers or PAPERS:
-        for c in paper_claims(p):
+    for p, items in claims.items():
+        for c in items:
             passed = sum(bool(v) and v == v for v in c.checks.values())
+            n_fail = len(failing(c.checks))
             v = c.verdict
-            cause = c.cause if v != "reproduced" else None
-            if v != "reproduced" and cause is None:
+            discrepant = v in ("partly", "not reproduced")
+            cause = c.cause if discrepant else None
+            covered = 0
+            if discrepant and cause is None:
                 kind, reason, label = "unexplained", NO_CAUSE_RECORDED, ""
             else:
                 kind, reason, label = ((cause.kind, cause.text, cause.label) if cause is not None
                                        else (NO_CAUSE, "", ""))
+            if cause is not None and cause.decided:
+                if cause.disagreeing != n_fail:
+                    raise ValueError(f"{p} claim {c.id}: the cause accounts for {cause.disagreeing} "
+                                     f"disagreements, the claim has {n_fail} failing checks")
+                covered = cause.covered
             rows.append({"paper": p, "claim": c.id, "statement": c.statement,
                          "checks passed": f"{passed}/{len(c.checks)}",
                          "share": passed / len(c.checks) if c.checks else float("nan"), "verdict": v,
+                         "disagreeing": n_fail, "covered": covered,
                          "cause": kind, "reason": reason, "cause_label": label})
     return pd.DataFrame(rows, columns=_CLAIM_COLUMNS)
 
 
-_CLAIM_COLUMNS = ["paper", "claim", "statement", "checks passed", "share", "verdict", "cause", "reason",
-                  "cause_label"]
+_CLAIM_COLUMNS = ["paper", "claim", "statement", "checks passed", "share", "verdict", "disagreeing",
+                  "covered", "cause", "reason", "cause_label"]
 
 
 def summary(board: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
@@ -233,7 +264,7 @@ def summary(board: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
         row: dict[str, Any] = {"paper": p}
         for s in STATUSES:
             row[f"items {s}"] = int((b["status"] == s).sum())
-        for s in VERDICTS:
+        for s in CLAIM_VERDICTS:
             row[f"claims {s}"] = int((c["verdict"] == s).sum()) if len(c) else 0
         rows.append(row)
     return pd.DataFrame(rows)
@@ -253,24 +284,27 @@ def ledger(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> pd.DataFr
     -------
     pandas.DataFrame
         Columns ``paper, kind`` (``"item"`` or ``"claim"``), ``item, status, share,
-        cause, reason, label`` (where the chapter shows the evidence; the item's own
+        disagreeing, covered, cause, reason, label`` (where the chapter shows the evidence; the item's own
         place when the cause names none).
     """
     rows = []
     for r in board.to_dict("records"):
         if r["status"] in ("partly", "not reproduced"):
             rows.append({"paper": r["paper"], "kind": "item", "item": r["item"], "status": r["status"],
-                         "share": r["share"], "cause": r["cause"], "reason": r["reason"],
+                         "share": r["share"], "disagreeing": int(r.get("disagreeing", 0)),
+                         "covered": int(r.get("covered", 0)), "cause": r["cause"], "reason": r["reason"],
                          "label": r["cause_label"] or r["label"]})
     for r in (claims.to_dict("records") if claims is not None else []):
         if r["verdict"] in ("partly", "not reproduced"):
             rows.append({"paper": r["paper"], "kind": "claim", "item": r["claim"], "status": r["verdict"],
-                         "share": r["share"], "cause": r["cause"], "reason": r["reason"],
+                         "share": r["share"], "disagreeing": int(r.get("disagreeing", 0)),
+                         "covered": int(r.get("covered", 0)), "cause": r["cause"], "reason": r["reason"],
                          "label": r["cause_label"] or "#claims"})
     return pd.DataFrame(rows, columns=_LEDGER_COLUMNS)
 
 
-_LEDGER_COLUMNS = ["paper", "kind", "item", "status", "share", "cause", "reason", "label"]
+_LEDGER_COLUMNS = ["paper", "kind", "item", "status", "share", "disagreeing", "covered", "cause", "reason",
+                   "label"]
 
 
 def check_complete(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> None:
@@ -279,10 +313,11 @@ def check_complete(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> N
     Wraps :func:`ldpfair.verdicts.check_ledger` and also rejects the placeholder
     cause that a row gets when its paper recorded none.
     """
-    frames = [board[["paper", "item", "status", "cause", "reason"]]]
+    cols = ["paper", "item", "status", "disagreeing", "covered", "cause", "reason"]
+    frames = [board.reindex(columns=cols, fill_value=0)]
     if claims is not None and len(claims):
-        frames.append(claims.rename(columns={"claim": "item", "verdict": "status"})[
-            ["paper", "item", "status", "cause", "reason"]])
+        frames.append(claims.rename(columns={"claim": "item", "verdict": "status"}).reindex(
+            columns=cols, fill_value=0))
     both = pd.concat(frames, ignore_index=True)
     check_ledger(both)
     missing = both[both["reason"] == NO_CAUSE_RECORDED]
@@ -310,6 +345,16 @@ def _link(item: str, label: str, paper: str, chapter: Callable[[str], str]) -> s
     if label == paper:
         return f"{{doc}}`{_escape(item)} <{chapter(paper).removesuffix('.md')}>`"
     return f"{{ref}}`{_escape(item)} <{label}>`"
+
+
+def _count(x: Any) -> str:
+    return "" if not x or (isinstance(x, float) and math.isnan(x)) else str(int(x))
+
+
+def _coverage(r: Any) -> str:
+    """``covered of disagreeing`` for a row with disagreements (empty otherwise)."""
+    n = int(getattr(r, "disagreeing", 0) or 0)
+    return f"{int(getattr(r, 'covered', 0) or 0)} of {n}" if n else ""
 
 
 def _share(x: float) -> str:
@@ -342,17 +387,20 @@ def scoreboard_markdown(
         title = (titles or {}).get(p, p)
         out.append(f"### {title}\n")
         out.append(f"Chapter: {{doc}}`{chapter(p).removesuffix('.md')}`\n")
-        out.append("| item | status | agree | cause | evidence |\n|---|---|---|---|---|")
+        out.append("| item | status | agree | verif. | covered | cause | evidence |\n"
+                   "|---|---|---|---|---|---|---|")
         for r in b.itertuples(index=False):
             out.append(f"| {_link(r.item, r.label, p, chapter)} | {badge(r.status)} | {_share(r.share)} | "
-                       f"{_escape(r.cause)} | {_escape(r.evidence)} |")
+                       f"{_count(r.verifications)} | {_coverage(r)} | {_escape(r.cause)} | "
+                       f"{_escape(r.evidence)} |")
         out.append("")
         c = claims[claims["paper"] == p] if claims is not None and len(claims) else None
         if c is not None and len(c):
-            out.append("| claim | statement | checks passed | verdict | cause |\n|---|---|---|---|---|")
+            out.append("| claim | statement | checks passed | verdict | covered | cause |\n"
+                       "|---|---|---|---|---|---|")
             for r in c.itertuples(index=False):
                 out.append(f"| {_escape(r.claim)} | {_escape(r.statement)} | {r[3]} | "
-                           f"{badge(r.verdict)} | {_escape(r.cause)} |")
+                           f"{badge(r.verdict)} | {_coverage(r)} | {_escape(r.cause)} |")
             out.append("")
         elif claims is not None:
             out.append("*No claims checked yet.*\n")
@@ -382,8 +430,13 @@ def ledger_markdown(
         out.append(f"### {(titles or {}).get(p, p)}\n")
         for r in t.itertuples(index=False):
             what = f"{r.kind} {r.item}" if r.kind == "claim" else r.item
+            done = (f"{int(r.covered)} of {int(r.disagreeing)} disagreements explained" if r.disagreeing
+                    else "no disagreement counted")
+            reason = str(r.reason)
+            if reason.startswith(done + "."):  # the cause's own text already says it
+                reason = reason[len(done) + 1:].lstrip()
             out.append(f"- **{_link(what, r.label, p, chapter)}** {badge(r.status)} "
-                       f"(agree: {_share(r.share)}) — {badge(r.cause)} {_escape(r.reason)}")
+                       f"(agree: {_share(r.share)}; {done}) — {badge(r.cause)} {_escape(reason)}")
         out.append("")
     if table.empty:
         out.append("*No discrepancies: every item and claim is reproduced or verified.*")
@@ -393,7 +446,7 @@ def ledger_markdown(
 def verdict_counts(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> dict[str, int]:
     """Items per status and claims per verdict (keys ``items <status>``, ``claims <verdict>``)."""
     out = {f"items {s}": int((board["status"] == s).sum()) for s in STATUSES}
-    for s in VERDICTS:
+    for s in CLAIM_VERDICTS:
         out[f"claims {s}"] = int((claims["verdict"] == s).sum()) if claims is not None and len(claims) else 0
     return out
 
@@ -421,7 +474,7 @@ def verdict_box(paper: str, *, board: pd.DataFrame | None = None,
     led = ledger(board, claims)
     lines = [":::{admonition} Did it reproduce?", ":class: verdict-box", "",
              f"**Figures and tables:** {_count_line(counts, 'items', STATUSES)}. ",
-             f"**Claims:** {_count_line(counts, 'claims', VERDICTS)}.", ""]
+             f"**Claims:** {_count_line(counts, 'claims', CLAIM_VERDICTS)}.", ""]
     if len(led):
         lines.append("Not reproduced, and why:\n")
         for r in led.itertuples(index=False):
@@ -462,9 +515,8 @@ def landing_summary(board: pd.DataFrame, claims: pd.DataFrame | None = None, *,
         causes = ", ".join(f"{n} {k}" for k, n in led["cause"].value_counts().items()) or "none"
         doc = chapter(p).removesuffix(".md")
         link = f"{{doc}}`{_escape(titles[p])} <{doc}>`" if titles and p in titles else f"{{doc}}`{doc}`"
-        out.append(f"| {link} | "
-                   f"{_count_line(counts, 'items', STATUSES)} | {_count_line(counts, 'claims', VERDICTS)} | "
-                   f"{causes} |")
+        out.append(f"| {link} | {_count_line(counts, 'items', STATUSES)} | "
+                   f"{_count_line(counts, 'claims', CLAIM_VERDICTS)} | {causes} |")
     return "\n".join(out)
 
 
@@ -485,9 +537,27 @@ def rules_markdown() -> str:
         f"- {badge('verified')}: the paper gives no number or trend (a notation table, a diagram, a "
         "theorem); it is checked against our own code only, so it is not called reproduced.",
         f"- {badge('new result')}: a chapter no paper has. {badge('not yet')}: results not committed.",
-        "- **Claims** are judged by the share of their checks that pass, with the same thresholds.",
-        "- **Every discrepancy has a cause:** " + ", ".join(badge(c) for c in CAUSES) + " — explained (a "
-        "switchable variant reproduces the published numbers, shown in the chapter), paper error (a proof, "
-        "brute force or executable counter-example), data unavailable (what produced the numbers does not "
-        "exist), unexplained (with what was tried).",
+        "- **Claims** are judged by the share of their checks that pass, with the same thresholds; a claim "
+        f"checked only against our own code or by brute force (a theorem) is {badge('verified')}.",
+        "- **Heavy tails.** A quantity without a finite mean or variance (an error under Cauchy noise) is "
+        f"compared by its median, with the distribution-free order-statistic {v.LEVEL:.0%} interval (the "
+        "ranks a Binomial(n, 1/2) count bounds), never by a Welch interval on means: one extreme draw makes "
+        "that interval as wide as it likes, so anything would agree.",
+        "- **Verifications do not count.** A published number ours equals by construction (an error of 0 "
+        "at epsilon = infinity) and a check of our code against itself are verifications: they are counted "
+        "apart (column *verif.*) and left out of the share.",
+        "- **Every discrepancy has a cause, decided from computed checks** (`ldpfair.verdicts.decide_cause`; "
+        "a chapter supplies checks, never labels): " + ", ".join(badge(c) for c in CAUSES) + ". "
+        "*disagreeing* counts the item's published numbers and checks that do not agree; *covered* how "
+        "many of them a check that holds accounts for. **Explained**: a switchable variant passes the same "
+        "checks, under the same rule, that the default fails (a variant still failing one of them covers "
+        "nothing for it; one failing a check the default passes covers nothing). **Paper error**: a check "
+        "computed on the paper's own numbers or the authors' own runs demonstrates the error for each "
+        "disagreement it covers. **Data unavailable**: the missing file is named. An item gets one of these "
+        "only when covered = disagreeing (mixed causes are listed per part); otherwise it is "
+        "**unexplained**, and the ledger says \"k of n disagreements explained\" and what was tried. A "
+        "claim's disagreements are its failing checks.",
+        "- **No reading chosen by its own score.** Where a reading, variant or parameter is picked among "
+        "several, it is picked by the paper's text or by a rule fixed in advance, never by how many "
+        "published numbers it matches.",
     ])

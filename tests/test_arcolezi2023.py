@@ -376,3 +376,19 @@ def test_tune_with_optuna_is_seeded_and_stays_in_the_space():
     assert len(res.trials) == 4 and res.best_score == res.trials["score"].max()
     assert 2 <= res.best_params["max_depth"] <= 4 and res.best_params["n_estimators"] in (10, 20, 30)
     assert 0.05 <= res.best_params["learning_rate"] <= 0.2
+
+
+def test_a_claim_is_a_paper_error_only_for_checks_failing_on_the_authors_runs_too():
+    from ldpfair.reporting import Claim
+
+    ours = Claim("RQ3", "s", "ours", {"ACSCoverage: GRR in the top 3 by accuracy": False,
+                                      "LSAC: SS in the top 3 by accuracy": False, "Adult: BLH lowest": True})
+    theirs = Claim("RQ3", "s", "theirs", {**ours.checks, "LSAC: SS in the top 3 by accuracy": True})
+    (c,) = checks.claim_causes([ours], [theirs])
+    assert c.cause.kind == "unexplained" and (c.cause.covered, c.cause.disagreeing) == (1, 2)
+    assert c.cause.text.startswith("1 of 2 disagreements explained")
+    both = Claim("RQ3", "s", "theirs", {k: False for k in ours.checks})
+    (c,) = checks.claim_causes([ours], [both])
+    assert c.cause.kind == "paper error" and c.cause.covered == c.cause.disagreeing == 2
+    (c,) = checks.claim_causes([ours], [])  # nothing computed on the authors' runs: nothing covered
+    assert c.cause.kind == "unexplained" and c.cause.covered == 0

@@ -61,7 +61,7 @@ def test_ghoukasian2025_findings_say_when_the_profile_lacks_results():
     assert findings.readings(empty, empty) == ("no Figure 6 readings in this profile", "")
     assert findings.table1_readings(empty) == "no Table I results in this profile"
     assert findings.trials_table(empty, empty) is None and findings.trial_agreement(empty, empty) == ""
-    assert findings.kary_causes(empty) == ""
+    assert findings.kary_causes(empty, {}) == ""
 
 
 def test_ghoukasian2025_theorem2_finding_states_the_largest_gap_and_median_ratio():

@@ -296,17 +296,68 @@ def test_figures_text_readable_at_column_width() -> None:
     plt.close("all")
 
 
-def test_committed_claims_carry_ledger_causes(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_claim_causes_are_computed_per_failing_check(monkeypatch: pytest.MonkeyPatch) -> None:
+    from ldpfair.papers.makhlouf2024 import checks as sc
+    from ldpfair.reporting import Claim
+
+    monkeypatch.setattr(sc, "s2_missing", lambda: True)
+    ours = Claim("Statement 1", "s", "e", {"adult_10000: OA drops more for min": False,
+                                           "compas_1: OA drops more for maj": False,
+                                           "S2_Q1: OA drops more for maj": False, "S1_0.44: x": True})
+    theirs = Claim("Statement 1", "s", "e", {**ours.checks, "compas_1: OA drops more for maj": True})
+    (c,) = sc.claim_causes([ours], [theirs])
+    # compas_1 holds on the authors' runs: not covered, so not a paper error
+    assert c.cause.kind == "unexplained" and (c.cause.covered, c.cause.disagreeing) == (2, 3)
+    assert c.cause.text.startswith("2 of 3 disagreements explained") and "compas_1" in c.cause.text
+    both = Claim("Statement 1", "s", "e", {**ours.checks})
+    (c,) = sc.claim_causes([ours], [both])
+    assert c.cause.kind == "paper error" and c.cause.covered == c.cause.disagreeing == 3
+    assert "[data unavailable, 1 of 3" in c.cause.text  # the Synthetic 2 part, listed apart
+    monkeypatch.setattr(sc, "s2_missing", lambda: False)  # the S2 file exists: nothing covers S2
+    (c,) = sc.claim_causes([ours], [both])
+    assert c.cause.kind == "unexplained" and c.cause.covered == 2
+
+
+def test_committed_claims_without_results_have_computed_causes(monkeypatch: pytest.MonkeyPatch) -> None:
     from ldpfair.papers.makhlouf2024 import checks as sc
 
     empty = pd.DataFrame(columns=["data", "setting", "epsilon"])
     monkeypatch.setattr(sc, "committed_runs", lambda *a, **k: (None, empty))
+    monkeypatch.setattr(sc, "authors_claims", lambda summ: cl.claims(empty))  # no evidence on either side
     claims = sc.committed_claims()
     assert all(c.verdict == "not reproduced" for c in claims)  # no evidence: every check fails
-    with_cause = {c.id for c in claims if c.cause is not None}
-    assert with_cause == set(sc.CLAIM_CAUSES)
-    assert all(c.kind in ("paper error", "data unavailable", "explained", "unexplained")
-               for c in sc.CLAIM_CAUSES.values())
+    assert all(c.cause is not None and c.cause.decided for c in claims)
+
+
+def _obs5_summary(gap: float, std: float, n: float = 20.0) -> pd.DataFrame:
+    rows = []
+    for d in ("S1_0.52", "compas_3", "adult_27260"):
+        for s, shift in (("combLDP", gap), ("indLDP", 0.0)):
+            row = {"data": d, "setting": s, "epsilon": 0.1, "n_runs": n}
+            for m in ag.DISPARITY.values():
+                row[m], row[f"{m}_std"] = 0.2 + shift, std
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def test_obs5_same_is_an_equivalence_test_within_the_papers_margin() -> None:
+    obs5 = {c.id: c for c in cl.claims(_obs5_summary(0.0, 0.01))}["Obs5"]
+    assert obs5.verdict == "reproduced"  # no gap, measured precisely: the same
+    obs5 = {c.id: c for c in cl.claims(_obs5_summary(0.0, 0.3))}["Obs5"]
+    assert obs5.verdict == "not reproduced"  # no mean gap, but too noisy to show sameness
+    obs5 = {c.id: c for c in cl.claims(_obs5_summary(1.2 * cl.OBS5_MARGIN, 0.001))}["Obs5"]
+    assert obs5.verdict == "not reproduced"  # a precise gap beyond the margin
+    obs5 = {c.id: c for c in cl.claims(_obs5_summary(0.02, 0.001, n=np.nan))}["Obs5"]
+    assert obs5.verdict == "reproduced"  # exact values (population forest) within the margin
+
+
+def test_obs5_margin_is_obs4s_smallest_gap_on_the_authors_runs() -> None:
+    from ldpfair.papers.makhlouf2024 import checks as sc
+
+    theirs = ag.summary(au.authors_runs(list(sc.PAPER_DATA)))
+    gaps = [abs(abs(cl.value(theirs, d, "indLDP", e, "EOD")) - abs(cl.value(theirs, d, "combLDP", e, "EOD")))
+            for d, e in (("compas_3", 4.0), ("adult_27260", 8.0))]
+    assert round(min(gaps), 3) == cl.OBS5_MARGIN
 
 
 def test_population_forest() -> None:

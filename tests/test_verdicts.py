@@ -163,9 +163,10 @@ def test_claim_verdicts_use_the_share():
 def test_ledger_and_completeness_on_constructed_boards():
     board = pd.DataFrame([
         {"paper": "p", "item": "T1", "label": "#t1", "status": "reproduced", "share": 1.0, "cause": "-",
-         "reason": "", "cause_label": "", "evidence": ""},
+         "reason": "", "cause_label": "", "evidence": "", "disagreeing": 0, "covered": 0},
         {"paper": "p", "item": "T2", "label": "#t2", "status": "partly", "share": 0.6, "cause": "explained",
-         "reason": "variant x lands on 90%", "cause_label": "#variant", "evidence": ""},
+         "reason": "variant x lands on 90%", "cause_label": "#variant", "evidence": "", "disagreeing": 2,
+         "covered": 2},
     ])
     claims = pd.DataFrame([{"paper": "p", "claim": "C1", "statement": "s", "checks passed": "0/2",
                             "share": 0.0, "verdict": "not reproduced", "cause": "unexplained",

@@ -16,7 +16,8 @@ def test_profiles_declare_every_target() -> None:
     assert len(paper["table1"]) == 4 * 2 * len(xu2019.METHODS) * 10
     assert len(paper["table2"]) == 4 * 2 * len(xu2019.PRIVATE_METHODS) * 4 * 10
     assert {(p["reading"], p["features"]) for p in paper["table2"].param_sets} == {
-        ("paper", "onehot"), ("paper", "compact"), ("paper", "counts"), ("v0", "compact")}
+        (xu2019.DEFAULT_READING, "onehot"), (xu2019.DEFAULT_READING, "compact"),
+        (xu2019.DEFAULT_READING, "counts"), ("v0", "compact")}
     # every reading: the private methods on Table 2's cells plus its own LR and FairLR
     assert len(paper["readings"]) == len(xu2019.READINGS) * 2 * (3 * 4 + 2) * 10
     assert {p["epsilon"] for p in paper["convergence"].param_sets} == set(xu2019.CONVERGENCE_EPSILONS)
@@ -152,27 +153,46 @@ def test_scoreboard_follows_the_committed_results(monkeypatch, tmp_path) -> None
     assert checks.committed_claims() == []
 
 
-def test_adopted_reading_lands_on_the_most_published_means() -> None:
-    """The default is the reading with the largest agreement count, computed from the committed runs."""
+def test_default_reading_is_chosen_by_the_heldout_rule() -> None:
+    """The default is what the fixed rule (select on Adult, hold out Dutch) gives on the committed sweep."""
     from ldpfair.papers import committed
 
     readings = committed("xu2019", "readings")
     if not len(readings):
         pytest.skip("no committed readings results")
+    sel = checks.heldout_selection(readings)
+    assert sel.attrs["selected"] == xu2019.DEFAULT_READING == checks.SCOREBOARD_READING
+    assert sel.attrs["select_on"] == "adult" and sel.attrs["held_out_dataset"] == "dutch"
+    assert sel.attrs["of"] == 34
     rt = checks.readings_table(readings).set_index("reading")
     assert set(rt.index) == set(xu2019.READINGS)
     assert (rt["Table 1"] + rt["Table 2"] == rt["total"]).all()
     assert (rt["adult"] + rt["dutch"] == rt["total"]).all()
-    assert rt["total"].max() <= 68
-    # the adopted reading meets the issue's goal and beats every reading that undoes one of its two
-    # decisions (PFLR*'s shift as constraint, PFLR's exact penalty): v1 and the other PFLR rules
-    adopted = rt.loc[checks.SCOREBOARD_READING, "total"]
-    assert adopted >= 55
-    assert adopted > max(rt.loc[r, "total"] for r in ("v1", "paper+abs", "paper+signed", "v0"))
-    # and the tables' own cells (computed separately) agree with the readings sweep's count for it
+    # the selection looked at Adult only: its count there is the largest, whatever Dutch says
+    assert sel.attrs["in_sample"] == rt["adult"].max() == rt.loc[xu2019.DEFAULT_READING, "adult"]
+    assert sel.attrs["held_out"] == rt.loc[xu2019.DEFAULT_READING, "dutch"]
+    # the tables' own cells (computed separately) agree with the readings sweep's count for it
     t1, t2 = committed("xu2019", "table1"), committed("xu2019", "table2")
-    n_tables = int(checks.published_agreement(t1, t2, "compact", "paper")["agrees"].sum())
-    assert n_tables == rt.loc["paper", "total"]
+    n_tables = int(checks.published_agreement(t1, t2, "compact", xu2019.DEFAULT_READING)["agrees"].sum())
+    assert n_tables == rt.loc[xu2019.DEFAULT_READING, "total"]
+
+
+def test_heldout_rule_ignores_the_held_out_counts(monkeypatch) -> None:
+    """A reading best on Dutch or in total is not selected when another is best on Adult; ties by order."""
+    import pandas as pd
+
+    names = list(xu2019.READINGS)
+    frame = pd.DataFrame({"reading": names, "adult": [10] * len(names), "dutch": [10] * len(names)})
+    frame.loc[frame.reading == names[3], ["adult", "dutch"]] = [20, 5]   # best on Adult
+    frame.loc[frame.reading == names[0], ["adult", "dutch"]] = [19, 34]  # best on Dutch and in total
+    frame["total"] = frame["adult"] + frame["dutch"]
+    monkeypatch.setattr(checks, "readings_table", lambda readings, features=None: frame.copy())
+    sel = checks.heldout_selection(pd.DataFrame())
+    assert sel.attrs["selected"] == names[3] and sel.attrs["held_out"] == 5 and sel.attrs["in_sample"] == 20
+    frame.loc[frame.reading == names[5], "adult"] = 20  # a tie on Adult: the earlier reading wins
+    assert checks.heldout_selection(pd.DataFrame()).attrs["selected"] == names[3]
+    sel = checks.heldout_selection(pd.DataFrame(), select_on="dutch", held_out="adult")
+    assert sel.attrs["selected"] == names[0] and sel.attrs["held_out"] == 19
 
 
 def test_profile_overrides_reach_the_sweeps() -> None:

@@ -2,7 +2,9 @@
 
 Everything here is judged by :mod:`ldpfair.verdicts` (one set of rules for the
 whole book): a comparison with the paper's numbers gives each item its status,
-and an item that is not reproduced carries a :class:`~ldpfair.verdicts.Cause`.
+and an item that is not reproduced carries the cause
+:func:`~ldpfair.verdicts.decide_cause` computes from the chapter's checks (a chapter
+never constructs a :class:`~ldpfair.verdicts.Cause`).
 """
 
 from __future__ import annotations

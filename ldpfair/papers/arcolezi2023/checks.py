@@ -18,6 +18,7 @@ import pandas as pd
 
 from ...ldp import PROTOCOLS
 from ...reporting import Claim
+from ...verdicts import Check
 from .authors import CELL, METRICS, agreement_with_authors, authors_results, cells
 from .experiments import DATASETS, FAIRNESS, FIGURES, PAPER_NAMES, PROFILES, UTILITY, declare
 from .tables import combine
@@ -25,6 +26,7 @@ from .tables import combine
 __all__ = [
     "TABLE2",
     "claim_causes",
+    "claim_checks",
     "claims",
     "claims_frame",
     "committed_claims",
@@ -261,37 +263,50 @@ def committed_claims() -> list[Claim]:
 
 
 def claim_causes(ours: Sequence[Claim], theirs: Sequence[Claim]) -> list[Claim]:
-    """Attach a :class:`~ldpfair.verdicts.Cause` to each claim of ours that is not reproduced.
+    """Attach the computed cause to each claim of ours that is not reproduced.
 
-    The same checks are run on the authors' own per-seed results (``theirs``). A
-    check that fails on the authors' runs as well is a **paper error**: the claim
-    does not hold on the paper's own results. A check that fails only on ours is
-    named with both sides' evidence (the chapter's Claims section shows both); if
-    every failing check is of that kind the cause is **unexplained**.
+    The same checks are run on the authors' own per-seed results (``theirs``). Each
+    failing check of ours gets one ``"paper"`` check, :func:`~ldpfair.verdicts.decide_cause`'s
+    input: it holds when the same check is false on the authors' runs as well (then
+    that part of the claim does not hold on the paper's own results and is a paper
+    error); where the check is true on the authors' runs it does not hold and that
+    disagreement is not covered. The claim is **paper error** only when every
+    failing check fails on the authors' runs too; otherwise **unexplained** with
+    "k of n disagreements explained" (:func:`claim_checks`).
     """
     from dataclasses import replace
 
-    from ...verdicts import Cause
+    from ...verdicts import claim_cause
 
     by_id = {c.id: c for c in theirs}
     out = []
     for c in ours:
-        t = by_id.get(c.id)
-        if c.verdict == "reproduced" or t is None:
+        if c.verdict == "reproduced":
             out.append(c)
             continue
-        failed = [k for k, v in c.checks.items() if not v]
-        both = [k for k in failed if not t.checks.get(k, True)]
-        only = [k for k in failed if t.checks.get(k, False)]
-        parts = []
-        if both:
-            parts.append("; ".join(both) + ": false on the authors' own per-seed results as well, so this "
-                         "part of the claim does not hold on the paper's own runs.")
-        if only:
-            parts.append("; ".join(only) + ": false on ours but true on the authors' runs (theirs: "
-                         f"{t.evidence}).")
-        kind = "paper error" if both else "unexplained"
-        out.append(replace(c, cause=Cause(kind, " ".join(parts), "#claims")))
+        t = by_id.get(c.id)
+        note = f"On the authors' per-seed results: {t.evidence}" if t is not None else ""
+        out.append(replace(c, cause=claim_cause(c.checks, claim_checks(c, t), "#claims", note=note)))
+    return out
+
+
+def claim_checks(ours: Claim, theirs: Claim | None) -> list[Check]:
+    """One ``"paper"`` check per failing check of ``ours``: whether it fails on the authors' runs too."""
+    from ...verdicts import failing
+
+    out = []
+    for k in failing(ours.checks):
+        value = None if theirs is None else theirs.checks.get(k)
+        computed = theirs is not None and value is not None and value == value
+        holds = bool(computed and not value)
+        if not computed:
+            evidence = "not computed on the authors' per-seed results"
+        elif holds:
+            evidence = "this part of the claim does not hold on the paper's own runs"
+        else:
+            evidence = "it holds on the authors' runs: false only on ours"
+        out.append(Check(f"{k} fails on the authors' own per-seed results too", holds, evidence, "paper",
+                         covers=(k,)))
     return out
 
 

@@ -23,11 +23,11 @@ import pandas as pd
 
 from ..._validation import check_choice
 from ...reporting import Claim
-from ...verdicts import Cause, score_item, share_status
+from ...verdicts import Check, claim_cause, decide_cause, failing, score_item
 from .. import committed
 from .baselines import long_fairbalance, long_fairprojection
 from .experiments import LGBM_FIGURES, build_kary_variants
-from .kary import kary_cause, kary_zeta_table
+from .kary import kary_cause, kary_checks, kary_zeta_table
 from .report import quoted_number_checks
 from .tables import fairprojection_finding, table1_agreement, table1_runs, table2_agreement
 
@@ -225,10 +225,6 @@ def claims(
     which decide the cause of the k-ary part of V-A). Claims whose results are
     absent (e.g. a profile without that experiment) are left out.
     """
-    def cause_if(checks: dict[str, bool], cause: Cause) -> Cause | None:
-        return None if not checks or share_status(float(np.mean(list(checks.values())))) == "reproduced" \
-            else cause
-
     out: list[Claim] = []
     if theorem2 is not None:
         gap = float(theorem2["gap"].abs().max())
@@ -238,29 +234,25 @@ def claims(
                          f"{len(theorem2)} random instances: largest |closed form - brute force| = "
                          f"{gap:.1e}; "
                          f"closed form <= RR on all: {below}",
-                         {"closed form = brute force (1e-6)": gap < 1e-6, "closed form <= RR": below}))
+                         {"closed form = brute force (1e-6)": gap < 1e-6, "closed form <= RR": below},
+                         verified=True))
     if lemma1 is not None:
         worst = float(lemma1["ratio"].max())
         out.append(Claim("Lemma 1", "GRR never increases the data unfairness Delta'.",
                          f"{len(lemma1)} random k-ary distributions (k = 2..{int(lemma1['k'].max())}): "
                          f"largest Delta'(GRR)/Delta' = {worst:.6f}",
-                         {"Delta'(GRR) <= Delta' on every instance": worst <= 1 + 1e-12}))
+                         {"Delta'(GRR) <= Delta' on every instance": worst <= 1 + 1e-12}, verified=True))
     ev, ch = [], {}
     for fig in LGBM_FIGURES:
         e, c = lgbm_checks(lgbm.get(fig, pd.DataFrame()), fig)
         ev.append(e)
         ch.update(c)
     ztable = kary_zeta_table(lgbm, variants or {})
-    kary = {f: kary_cause(ztable, f) for f in ("fig3", "fig4", "fig5") if f in set(ztable.get("figure", []))}
-    explained = [c for c in kary.values() if c.kind == "explained"]
-    kinds = ", ".join(f"{f} {c.kind}" for f, c in kary.items())
-    va_cause = Cause("explained" if kary and len(explained) == len(kary) else "unexplained",
-                     f"Figs. 1-2 hold; Figs. 3-5 fail at the smallest feasible zeta ({kinds}). "
-                     + (explained[0].text if explained else next(iter(kary.values())).text if kary else ""),
-                     "ghoukasian2025-kary-zeta")
+    va_checks = [k for f in ("fig3", "fig4", "fig5")
+                 for k in kary_checks(ztable, f, lgbm_checks(lgbm.get(f, pd.DataFrame()), f)[1])]
     out.append(Claim("V-A", "OPT reduces classification unfairness (Delta_SP, Delta_EO) relative to GRR/SS "
                      "while keeping comparable accuracy, with larger gains as epsilon grows (Figs. 1-5).",
-                     " | ".join(ev), ch, cause=cause_if(ch, va_cause)))
+                     " | ".join(ev), ch, cause=claim_cause(ch, va_checks, "ghoukasian2025-kary-zeta")))
     e1, _ = halving_checks(lgbm.get("fig2", pd.DataFrame()), "fig2", 0.6)
     e2, _ = halving_checks(lgbm.get("fig1", pd.DataFrame()), "fig1", -1)
     eq, cq = quoted_number_checks(lgbm)
@@ -268,30 +260,31 @@ def claims(
                      "nearly halved; on Adult fairness improves by at least 2% (binary gender, Figs. 1-2, "
                      "largest epsilon; each quoted number against our paired 95% interval of OPT vs GRR).",
                      f"{eq}. Point estimates: {e1}; {e2}", cq,
-                     cause=cause_if(cq, Cause("unexplained", f"{eq}. " + va_epsilons(lgbm), _LABELS["va"]))))
+                     cause=claim_cause(cq, [], _LABELS["va"], note=f"{eq}. " + va_epsilons(lgbm))))
     e, c = two_step_checks(fig6)
     out.append(Claim("V-B", "OPT can replace RR in Mozannar et al.'s two-step method: on LSAC similar "
                      "accuracy and smaller Delta_EOd at most epsilon; on Adult lower Delta_EOd at larger "
                      "epsilon and higher accuracy at smaller epsilon (Fig. 6).", e, c,
-                     cause=cause_if(c, _fig6_cause(e, readings_text(fig6_asym, fig6)))))
+                     cause=claim_cause(c, [], _LABELS["fig6"],
+                                       note=_fig6_note(e, readings_text(fig6_asym, fig6)))))
     e, c = table1_checks(table1_long, "binding")
     e_auth, _ = table1_checks(table1_long, "authors")
     if c:
-        f_ev, f_checks = fairprojection_finding(table1_long)
-        n_ok = sum(f_checks.values())
-        finding = Cause("paper error", "The published FairProjection row is the unprojected model: at the "
-                        "authors' tolerances the projection never changes it and the row agrees with our "
-                        f"unprojected model; a projection that acts beats OPT at matched accuracy ({n_ok}/"
-                        f"{len(f_checks)} checks of the finding pass). {f_ev}", _LABELS["fp"])
         out.append(Claim("V-C (Table I)", "At matched accuracy OPT (eps = 1) has lower Delta_SP and "
                          "Delta_MEO "
                          "than FairProjection on Adult and COMPAS.", f"{e} | as published: {e_auth}", c,
-                         cause=cause_if(c, finding)))
+                         cause=claim_cause(c, fairprojection_checks(table1_long, c), _LABELS["fp"])))
     e, c = table2_checks(table2_long)
     out.append(Claim("V-C (Table II)", "OPT (eps = 1) is more accurate than FairBalance on Bank, Math and "
                      "German with lower or comparable Delta_EO.", e, c,
-                     cause=cause_if(c, Cause("unexplained", e, _LABELS["t2"]))))
+                     cause=claim_cause(c, [], _LABELS["t2"], note=e)))
     return [c for c in out if c.checks]  # a claim without results has no verdict yet
+
+
+def _number_ids(rows: pd.DataFrame) -> list[str]:
+    """Ids of the published numbers of ``rows`` that do not agree (dataset, method, metric)."""
+    bad = rows[~rows["agrees"].astype(bool)]
+    return [f"{r.dataset} {r.method} {r.metric}" for r in bad.itertuples(index=False)]
 
 
 def _committed_all() -> tuple[dict[str, pd.DataFrame], pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -330,16 +323,48 @@ def readings_text(fig6_asym: pd.DataFrame | None, fig6: pd.DataFrame) -> str:
 _READINGS: dict[tuple[int, ...], str] = {}
 
 
-def _fig6_cause(evidence: str, readings: str) -> Cause:
-    """The Fig. 6 cause from :func:`two_step_checks`'s ``evidence`` and :func:`readings_text`."""
-    return Cause("unexplained", "LSAC's statements hold; on Adult OPT is less accurate than RR at every "
-                 f"epsilon and less fair from eps = 2 on ({evidence}). Tried: the true and the privatised "
-                 "test attribute (Adult differs by < 0.003). The authors' OPT branch used another post-"
-                 "processor (variables indexed by A, equalized-odds gaps bounded across Z, clipped beta, a "
-                 "corner fallback, predictions mixed with the posterior P(A | Z)), whose LP objective, "
-                 "clipping bounds, corner solution, prior and de-biasing of the gaps are not known. "
-                 f"{readings}. No reading lands on the paper's statements of both datasets.",
-                 _LABELS["fig6"])
+def _fig6_note(evidence: str, readings: str) -> str:
+    """What was tried for Fig. 6, from :func:`two_step_checks`'s ``evidence`` and :func:`readings_text`."""
+    return ("LSAC's statements hold; on Adult OPT is less accurate than RR at every "
+            f"epsilon and less fair from eps = 2 on ({evidence}). Tried: the true and the privatised "
+            "test attribute (Adult differs by < 0.003). The authors' OPT branch used another post-"
+            "processor (variables indexed by A, equalized-odds gaps bounded across Z, clipped beta, a "
+            "corner fallback, predictions mixed with the posterior P(A | Z)), whose LP objective, "
+            "clipping bounds, corner solution, prior and de-biasing of the gaps are not known. "
+            f"{readings}. No reading lands on the paper's statements of both datasets")
+
+
+def fairprojection_checks(table1_long: pd.DataFrame, claim_checks: dict[str, bool]) -> list[Check]:
+    """The ``"paper"`` checks of the Table I claim, one per dataset (:func:`.tables.fairprojection_finding`).
+
+    Each holds when every check of the finding passes on that dataset: the paper's
+    FairProjection row is our unprojected model (the projection never acts at the
+    authors' tolerances) and a projection that acts beats OPT at matched accuracy. It
+    covers the claim's failing checks of that dataset.
+    """
+    f_ev, f_checks = fairprojection_finding(table1_long)
+    out = []
+    for ds in sorted({k.split(":")[0] for k in f_checks}):
+        mine = {k: v for k, v in f_checks.items() if k.startswith(f"{ds}:")}
+        out.append(Check(f"{ds}: the published FairProjection row is the unprojected model, and a projection "
+                         "that acts beats OPT at matched accuracy", bool(all(mine.values())),
+                         f"{sum(mine.values())}/{len(mine)} checks of the finding pass. {f_ev}", "paper",
+                         covers=tuple(k for k in failing(claim_checks) if k.startswith(f"{ds}:"))))
+    return out
+
+
+#: The file FairBalance reads for Bank (UCI bank-full, ';'-separated) and its number of rows.
+BANK_FILE, BANK_ROWS = "FairBalance's data/bank.csv (UCI bank-full, ';'-separated)", 45211
+
+
+def bank_check(covers: Sequence[str]) -> Check:
+    """The ``"data"`` check of Table II's Bank numbers: the authors' Bank file is not the one we have."""
+    from ...datasets import load
+
+    n = len(load("bank").frame)
+    return Check("The authors' Bank file could not be obtained", n != BANK_ROWS,
+                 f"ours is a {n:,}-row cleaned copy of bank-full, theirs has {BANK_ROWS:,} rows", "data",
+                 covers=tuple(covers), source=BANK_FILE)
 
 
 #: Random instances of the Theorem 2 check, as the chapter's default (parameter ``theory_instances``);
@@ -392,7 +417,8 @@ def scoreboard() -> pd.DataFrame:
         df = lgbm[fig]
         ev, checks = lgbm_checks(df, fig)
         cov = df.attrs.get("coverage", {})
-        cause = kary_cause(ztable, fig) if fig in ("fig3", "fig4", "fig5") else None
+        cause = (kary_cause(ztable, fig, checks) if fig in ("fig3", "fig4", "fig5")
+                 else decide_cause(failing(checks), [], f"fig-ghoukasian2025-{i}"))
         rows.append(score_item(f"Figure {i}", f"fig-ghoukasian2025-{i}", trends=checks,
                                present=cov.get("present"), total=cov.get("total"), cause=cause,
                                evidence=f"no published numbers; the paper's statements: {ev}"))
@@ -400,7 +426,8 @@ def scoreboard() -> pd.DataFrame:
     cov = fig6.attrs.get("coverage", {})
     rows.append(score_item("Figure 6", "fig-ghoukasian2025-6", trends=checks, present=cov.get("present"),
                            total=cov.get("total"),
-                           cause=_fig6_cause(ev, readings_text(committed(_NAME, "fig6_asym"), fig6)),
+                           cause=decide_cause(failing(checks), [], _LABELS["fig6"], note=_fig6_note(
+                               ev, readings_text(committed(_NAME, "fig6_asym"), fig6))),
                            evidence=f"no published numbers; the paper's statements: {ev}"))
     if t1_long.empty:
         rows.append(score_item("Table I", "ghoukasian2025-table1", present=0))
@@ -410,8 +437,7 @@ def scoreboard() -> pd.DataFrame:
         rows.append(score_item(
             "Table I", "ghoukasian2025-table1", agrees=a["agrees"], trends=trends,
             present=t1_long.attrs["coverage"].get("present"), total=t1_long.attrs["coverage"].get("total"),
-            cause=Cause("unexplained", f"{int((~a['agrees']).sum())} published numbers outside the interval",
-                        _LABELS["fp"]),
+            cause=decide_cause([*_number_ids(a), *failing(trends)], [], _LABELS["fp"]),
             evidence=f"{int(a['agrees'].sum())}/{len(a)} published numbers agree (FairProjection at the "
                      f"authors' tolerances, paper's 95% CIs and printed precision); {ev}"))
     if t2_long.empty:
@@ -425,9 +451,9 @@ def scoreboard() -> pd.DataFrame:
         rows.append(score_item(
             "Table II", "ghoukasian2025-table2", agrees=a["agrees"], trends=trends,
             present=t2_long.attrs["coverage"].get("present"), total=t2_long.attrs["coverage"].get("total"),
-            cause=Cause("data unavailable", f"Outside the interval: {miss}. The authors' Bank file (UCI "
-                        "bank-full, ';'-separated) could not be obtained; ours is a 40,004-row cleaned copy.",
-                        _LABELS["t2"]),
+            cause=decide_cause([*_number_ids(a), *failing(trends)],
+                               [bank_check(_number_ids(a[a["dataset"].astype(str).str.lower() == "bank"]))],
+                               _LABELS["t2"], note=f"Outside the interval: {miss}" if miss else ""),
             evidence=f"{int(a['agrees'].sum())}/{len(a)} published numbers agree (authors' readings: German "
                      f"over age x sex, Delta_MEO = average odds; paper's 95% CIs and printed precision)"
                      + (f"; not: {miss}" if miss else "") + f"; {ev}"))

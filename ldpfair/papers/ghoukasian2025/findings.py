@@ -170,10 +170,16 @@ def seed_sensitivity(lgbm: Mapping[str, pd.DataFrame], variants: Mapping[str, pd
     return _lines(lines)
 
 
-def kary_causes(zeta_table: pd.DataFrame) -> str:
-    """The cause of each k-ary figure's outcome (:func:`.kary.kary_cause`), one paragraph per figure."""
+def kary_causes(zeta_table: pd.DataFrame, lgbm: Mapping[str, pd.DataFrame]) -> str:
+    """The cause of each k-ary figure's outcome (:func:`.kary.kary_cause`), one paragraph per figure.
+
+    Each figure's cause is decided against the checks the paper's zeta fails on that
+    figure (:func:`.checks.lgbm_checks` on its runs).
+    """
     figs = sorted(set(zeta_table["figure"])) if len(zeta_table) else []
-    return _lines([f"{fig} ({c.kind}): {c.text}" for fig in figs for c in [kary.kary_cause(zeta_table, fig)]])
+    causes = {fig: kary.kary_cause(zeta_table, fig, checks.lgbm_checks(lgbm.get(fig, pd.DataFrame()), fig)[1])
+              for fig in figs}
+    return _lines([f"{fig} ({c.kind}): {c.text}" for fig, c in causes.items()])
 
 
 def quoted_numbers(lgbm: Mapping[str, pd.DataFrame]) -> tuple[str, Table | None, str]:

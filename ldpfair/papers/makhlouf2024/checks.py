@@ -38,12 +38,14 @@ from .experiments import DATA, EPSILONS, build, dataset_spec, privatizations
 from .figures import fig3_sources
 
 __all__ = [
-    "CLAIM_CAUSES",
     "FIGURES",
-    "ITEM_CAUSES",
     "PAPER_DATA",
     "PRINTED_THRESHOLDS",
+    "S2_FILES",
+    "UCI_ADULT_TRAIN",
     "authors_claims",
+    "claim_cause_checks",
+    "claim_causes",
     "committed_claims",
     "committed_runs",
     "fig6_trends",
@@ -51,9 +53,12 @@ __all__ = [
     "figure_agreement",
     "figure_agreement_shares",
     "figure_cells",
+    "s2_check",
+    "s2_missing",
     "scoreboard",
     "synthetic_thresholds",
     "table1",
+    "table1_cause_checks",
     "table1_comparison",
     "table1_published",
 ]
@@ -315,21 +320,48 @@ def fig6_trends(summ: pd.DataFrame) -> dict[str, bool]:
 PAPER_DATA: tuple[str, ...] = ("S1_0.44", "S1_0.52", "S1_0.6", "compas_1", "compas_3", "compas_5",
                                "adult_10000", "adult_27260", "adult_50000")
 
-#: Ledger causes of the items that are not reproduced (used only when the status calls for one).
-ITEM_CAUSES: dict[str, verdicts.Cause] = {
-    "Table 1": verdicts.Cause(
-        "paper error",
-        "Table 1 prints n = 32,561 for Adult, the size of the UCI Adult training split; the authors' "
-        "adult_*.csv files, from which every Adult number of the paper was computed, have 45,849 rows. "
-        "Synthetic (100K) and COMPAS (5,915) agree.", "#table-1"),
-    "Figure 6": verdicts.Cause(
-        "data unavailable",
-        "At τQ2 our Synthetic 2 loses accuracy more for A=0 under sLDP (-0.033 vs -0.000) and about "
-        "equally under combLDP (-0.122 vs -0.114), against footnote 11 (16 of 18 statements hold); the "
-        "population forest of 20 regenerated draws fails both τQ2 accuracy statements in every draw. The "
-        "authors published no code, data or results of Synthetic 2, so whether their construction differs "
-        "from ldpfair's (the sign of A's effect flipped) cannot be checked.", "makhlouf2024-draws"),
-}
+#: The authors' result files of Synthetic 2, had they been published (none is: Fig. 6 has no numbers).
+S2_FILES = "makhlouf2024/Synthetic/S2_*_results.csv"
+#: The size of UCI Adult's training split (adult.data), the n the paper prints for Adult.
+UCI_ADULT_TRAIN = 32561
+
+
+def table1_cause_checks(t1: pd.DataFrame, cmp: pd.DataFrame) -> list[verdicts.Check]:
+    """The ``"paper"`` check of Table 1: the printed Adult n is not the size of the data behind the numbers.
+
+    Every Adult number of the paper was computed from the authors' ``adult_*`` files;
+    the check holds when all three have one size that differs from the printed n
+    (which is :data:`UCI_ADULT_TRAIN`, UCI Adult's training split).
+    """
+    sizes = {int(n) for r, n in zip(t1["result"], t1["n"], strict=True) if str(r).startswith("adult_")}
+    row = cmp[cmp["quantity"] == "Adult n"]
+    printed = float(row["paper"].iloc[0]) if len(row) else float("nan")
+    (n_files,) = sizes if len(sizes) == 1 else (None,)
+    holds = n_files is not None and printed == UCI_ADULT_TRAIN and n_files != printed
+    return [verdicts.Check(
+        "Table 1 prints the size of UCI Adult's training split, not of the data behind the Adult numbers",
+        holds, f"printed n = {printed:,.0f} (UCI adult.data has {UCI_ADULT_TRAIN:,} rows); the authors' "
+        f"adult_*.csv files, from which every Adult number of the paper was computed, have "
+        f"{', '.join(f'{n:,}' for n in sorted(sizes))} rows", "paper", covers=("Adult n",))]
+
+
+def s2_missing() -> bool:
+    """Whether the authors' reference folder holds no Synthetic 2 result file (:data:`S2_FILES`)."""
+    from ... import config
+
+    ref = config.reference_dir()
+    if ref is None or not (ref / "makhlouf2024").is_dir():
+        return False  # without the authors' folder nothing is shown missing
+    return not any((ref / "makhlouf2024").rglob("S2_*"))
+
+
+def s2_check(covers: Sequence[str]) -> verdicts.Check:
+    """The ``"data"`` check of what only Synthetic 2 can decide: the authors published none of it."""
+    return verdicts.Check(
+        "The authors published no code, data or results of Synthetic 2", s2_missing(),
+        "their folder has Synthetic 1, COMPAS and Adult result files and no S2 file, so whether their "
+        "construction of Synthetic 2 differs from ldpfair's (e.g. the sign of A's effect) cannot be checked",
+        "data", covers=tuple(covers), source=S2_FILES)
 
 
 def committed_runs(faithful: bool = True) -> tuple[pd.DataFrame | None, pd.DataFrame]:
@@ -366,9 +398,11 @@ def scoreboard(runs: pd.DataFrame | None = None, summ: pd.DataFrame | None = Non
     t1 = table1()
     cmp = table1_comparison(t1)
     bad = cmp.loc[~cmp["agrees"], "quantity"].tolist()
+    t1_trends = _table1_trends(t1)
     rows.append(verdicts.score_item(
-        "Table 1", "#table-1", agrees=cmp["agrees"], trends=_table1_trends(t1),
-        cause=ITEM_CAUSES.get("Table 1"),
+        "Table 1", "#table-1", agrees=cmp["agrees"], trends=t1_trends,
+        cause=verdicts.decide_cause([*bad, *verdicts.failing(t1_trends)], table1_cause_checks(t1, cmp),
+                                    "#table-1"),
         evidence=(f"{int(cmp['agrees'].sum())} of {len(cmp)} printed dataset sizes agree at the "
                   f"printed precision (not: {', '.join(bad) or 'none'}); attribute lists, skews and "
                   "synthetic thresholds (within 20 regenerated draws) as printed")))
@@ -383,15 +417,14 @@ def scoreboard(runs: pd.DataFrame | None = None, summ: pd.DataFrame | None = Non
         ag = figure_agreement(runs, authors, item)
         share = float(ag["agrees"].mean()) if len(ag) else float("nan")
         total = _runs_per_file() * len(names)
-        cause = ITEM_CAUSES.get(item)
-        if present < total and cause is None:
+        note = ""
+        if present < total:
             runs_of = runs[runs["data"].isin(names)].groupby("data")["seed"].nunique()
             short = ", ".join(f"{d} {int(k)} runs" for d, k in runs_of.items() if k < 20)
-            cause = verdicts.Cause(
-                "unexplained",
-                f"Not a disagreement: only part of the 20 runs is committed ({short}; the rest did not fit "
-                f"this session's compute budget). The committed runs agree with the authors' in {share:.0%} "
-                f"of {len(ag)} plotted means.", "makhlouf2024-agreement")
+            note = (f"Only part of the 20 runs is committed ({short}; the rest did not fit this session's "
+                    f"compute budget); the committed runs agree with the authors' in {share:.0%} of "
+                    f"{len(ag)} plotted means")
+        cause = verdicts.decide_cause(_ids(ag[~ag["agrees"]]), [], "makhlouf2024-agreement", note=note)
         rows.append(verdicts.score_item(
             item, label, agrees=ag["agrees"], present=present, total=total, cause=cause,
             evidence=(f"{share:.0%} of {len(ag)} plotted means (data, setting, epsilon, rate) within the "
@@ -399,7 +432,9 @@ def scoreboard(runs: pd.DataFrame | None = None, summ: pd.DataFrame | None = Non
     trends = fig6_trends(summ)
     rows.append(verdicts.score_item(
         "Figure 6", "fig-makhlouf2024-6", trends=trends, present=int(runs["data"].str.startswith("S2").sum()),
-        total=3 * _runs_per_file(), cause=ITEM_CAUSES.get("Figure 6"),
+        total=3 * _runs_per_file(),
+        cause=verdicts.decide_cause(verdicts.failing(trends), [s2_check(verdicts.failing(trends))],
+                                    "makhlouf2024-draws"),
         evidence=(f"{sum(trends.values())} of {len(trends)} of the paper's statements on Synthetic 2 "
                   "(footnote 11) hold; no published numbers (generated data, seed 0)")))
     order = ["Table 1", "Figure 1", "Figure 2", "Figure 3a", "Figure 3b", "Figure 3c", "Figure 4a",
@@ -409,39 +444,58 @@ def scoreboard(runs: pd.DataFrame | None = None, summ: pd.DataFrame | None = Non
 
 
 _CLAIMS = "makhlouf2024-claims"
-#: Ledger causes of the claims that are not reproduced: each fails on the authors' own per-run
-#: results as on ours (:func:`authors_claims`), an executable counter-example in their data.
-CLAIM_CAUSES: dict[str, verdicts.Cause] = {
-    "Obs5": verdicts.Cause(
-        "paper error",
-        "combLDP and indLDP do not give the same disparities at epsilon 0.1 on the authors' own runs: "
-        "the largest gap over the five disparities is 0.072 on S1_0.52 and 0.033 on compas_3 "
-        "(0.015 on Adult).", _CLAIMS),
-    "Obs6": verdicts.Cause(
-        "paper error",
-        "On the authors' own runs the accuracy drop (noLDP -> epsilon 0.1) at τQ2 is larger for the "
-        "privileged group under combLDP and indLDP (OA -0.137 vs -0.095 on adult_27260), and at τQ1 the "
-        "two groups' drops are within 0.001 (sLDP -0.000 vs -0.000, combLDP -0.024 vs -0.023).",
-        _CLAIMS),
-    "Obs7": verdicts.Cause(
-        "paper error",
-        "On the authors' own runs, at τQ3 (adult_50000) sLDP raises the privileged group's positive "
-        "rate (+0.013) while the unprivileged one's falls (-0.042), against 'decreased more for the "
-        "privileged group'; combLDP and indLDP agree with the statement.", _CLAIMS),
-    "Statement 1": verdicts.Cause(
-        "paper error",
-        "On the authors' own runs adult_10000 (Y skewed to 1) loses accuracy equally in both groups "
-        "under combLDP (-0.023 unprivileged vs -0.024 privileged), so 'more for the unprivileged group' "
-        "fails there; the other datasets agree.", _CLAIMS),
-    "C": verdicts.Cause(
-        "paper error",
-        "Inherits Obs5: on the authors' own runs combLDP and indLDP still differ by up to 0.072 "
-        "(S1_0.52) and 0.033 (compas_3) at epsilon 0.1; the Obs4 half holds.", _CLAIMS),
-    "D": verdicts.Cause(
-        "paper error",
-        "Inherits Statement 1: adult_10000's accuracy drops equally in both groups on the authors' "
-        "own runs (-0.023 vs -0.024).", _CLAIMS),
-}
+
+
+def _ids(rows: pd.DataFrame) -> list[str]:
+    """Ids of plotted means (data, setting, epsilon, metric) for the ledger."""
+    return [f"{r.data} {r.setting} eps {r.epsilon:g} {r.metric}" for r in rows.itertuples(index=False)]
+
+
+def _s2(check: str) -> bool:
+    """Whether a claim check is decided on Synthetic 2 (no run of the authors exists)."""
+    return check.startswith("S2_")
+
+
+def claim_cause_checks(ours: Any, theirs: Any | None) -> list[verdicts.Check]:
+    """Per failing check of a claim of ours, whether it fails on the authors' own runs too.
+
+    One ``"paper"`` check per failing check on the authors' data (it holds when the
+    same check, computed by the same function, fails on the authors' per-run
+    results: that part of the claim does not hold on the paper's own runs), and
+    one ``"data"`` check for the failing checks only Synthetic 2 can decide
+    (:func:`s2_check`).
+    """
+    out = []
+    s2 = []
+    for k in verdicts.failing(ours.checks):
+        if _s2(k):
+            s2.append(k)
+            continue
+        value = None if theirs is None else theirs.checks.get(k)
+        computed = value is not None and value == value
+        holds = bool(computed and not value)
+        evidence = ("not computed on the authors' runs" if not computed else "" if holds else
+                    "it holds on the authors' runs: false only on ours")
+        out.append(verdicts.Check(f"{k} fails on the authors' own per-run results too", holds, evidence,
+                                  "paper", covers=(k,)))
+    if s2:
+        out.append(s2_check(s2))
+    return out
+
+
+def claim_causes(ours: Sequence[Any], theirs: Sequence[Any]) -> list[Any]:
+    """Attach the computed cause (:func:`claim_cause_checks`) to each claim of ours not reproduced."""
+    from dataclasses import replace
+
+    by_id = {c.id: c for c in theirs}
+    out = []
+    for c in ours:
+        if c.verdict != "reproduced":
+            t = by_id.get(c.id)
+            note = f"On the authors' per-run results: {t.evidence}" if t is not None else ""
+            c = replace(c, cause=verdicts.claim_cause(c.checks, claim_cause_checks(c, t), _CLAIMS, note=note))
+        out.append(c)
+    return out
 
 
 def authors_claims(summ: pd.DataFrame) -> list[Any]:
@@ -452,13 +506,13 @@ def authors_claims(summ: pd.DataFrame) -> list[Any]:
 
 
 def committed_claims(faithful: bool = True) -> list[Any]:
-    """The claims on the committed results (authors' synthetic files), with their ledger causes."""
-    from dataclasses import replace
+    """The claims on the committed results (authors' synthetic files), with their computed causes.
 
+    Each claim that is not reproduced gets :func:`claim_causes` against the same claims
+    on the authors' own per-run results (:func:`authors_claims`).
+    """
     _, summ = committed_runs(faithful)
-    out = []
-    for c in claims(summ):
-        if c.verdict != "reproduced" and c.id in CLAIM_CAUSES:
-            c = replace(c, cause=CLAIM_CAUSES[c.id])
-        out.append(c)
-    return out
+    ours = claims(summ)
+    if all(c.verdict == "reproduced" for c in ours):
+        return ours
+    return claim_causes(ours, authors_claims(summ))

@@ -10,7 +10,7 @@ claims on the committed results, with their ledger causes, are
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -21,7 +21,14 @@ from .experiments import EPSILONS
 if TYPE_CHECKING:
     from ...reporting import Claim
 
-__all__ = ["change", "claims", "value"]
+__all__ = ["OBS5_MARGIN", "change", "claims", "same_at", "value"]
+
+#: Obs5's "the same": the largest combLDP - indLDP gap of a disparity that counts as none. Stated
+#: from the paper's own scale: the smallest gap between indLDP and combLDP that the paper reads as
+#: a difference (Obs4, Adult adult_27260 at epsilon 8: |EOD| 0.442 indLDP vs 0.375 combLDP on the
+#: authors' own runs, a gap of 0.067; COMPAS's Obs4 gap is 0.195). A smaller gap is "the same"
+#: by the paper's own reading; tests/test_makhlouf2024.py recomputes it from the authors' runs.
+OBS5_MARGIN: float = 0.067
 
 
 def value(summ: pd.DataFrame, data: str, setting: str, eps: float, col: str) -> float:
@@ -39,6 +46,27 @@ def value(summ: pd.DataFrame, data: str, setting: str, eps: float, col: str) -> 
 def change(summ: pd.DataFrame, data: str, setting: str, col: str) -> float:
     """Change of ``col`` from the noLDP baseline to epsilon = 0.1 (NaN when missing)."""
     return value(summ, data, setting, 0.1, col) - value(summ, data, "noLDP", math.inf, col)
+
+
+def same_at(summ: pd.DataFrame, data: str, metric: str, eps: float = 0.1,
+            margin: float = OBS5_MARGIN) -> dict[str, Any]:
+    """Whether combLDP = indLDP for ``metric`` at ``eps``: :func:`ldpfair.verdicts.compare_equivalent` (TOST).
+
+    The summary's standard deviations (``ddof=0``, as the authors) are converted to
+    ``ddof=1``; a row without ``n_runs`` (a population forest) is an exact value.
+    """
+    from ...verdicts import compare_equivalent
+
+    def side(setting: str) -> tuple[float, float | None, int | None]:
+        m = value(summ, data, setting, eps, metric)
+        n = value(summ, data, setting, eps, "n_runs")
+        sd = value(summ, data, setting, eps, f"{metric}_std")
+        if not (np.isfinite(n) and np.isfinite(sd)) or n < 2:
+            return m, None, None
+        return m, sd * math.sqrt(n / (n - 1)), int(n)
+
+    (ma, sa, na), (mb, sb, nb) = side("combLDP"), side("indLDP")
+    return compare_equivalent(ma, mb, margin, std_a=sa, n_a=na, std_b=sb, n_b=nb)
 
 
 def _eps_text(eps: float) -> str:
@@ -117,13 +145,17 @@ def _claims(summ: pd.DataFrame) -> list[Claim]:
                      f"Compas eps 4 EOD ind {f(ci)} comb {f(cc)}; Adult eps 8 EOD ind {f(ai)} comb {f(ac)}",
                      {"Compas |ind| < |comb|": bool(abs(ci) < abs(cc)),
                       "Adult |comb| < |ind|": bool(abs(ac) < abs(ai))}))
-    # Obs5
+    # Obs5: "the same" as an equivalence test within the paper's own scale (OBS5_MARGIN)
     ck, ev = {}, []
     for d in q2:
-        gaps = [abs(value(summ, d, "combLDP", 0.1, m) - value(summ, d, "indLDP", 0.1, m))
-                for m in DISPARITY.values()]
-        ck[f"{d}: max |comb - ind| at eps 0.1 < 0.03"] = bool(np.max(gaps) < 0.03)
-        ev.append(f"{d}: max gap {np.max(gaps):.3f}")
+        tests = {m: same_at(summ, d, m) for m in DISPARITY.values()}
+        widest = max(tests, key=lambda m: max(abs(tests[m]["low"]), abs(tests[m]["high"]))
+                     if np.isfinite(tests[m]["low"]) else np.inf)
+        w = tests[widest]
+        ck[f"{d}: comb = ind at eps 0.1 (TOST, margin {OBS5_MARGIN:g})"] = all(
+            t["equivalent"] for t in tests.values())
+        ev.append(f"{d}: {sum(t['equivalent'] for t in tests.values())}/5 disparities the same; widest "
+                  f"{widest} comb - ind {f(w['diff'])}, 90% interval [{f(w['low'])}, {f(w['high'])}]")
     out.append(Claim("Obs5", "At small epsilon combLDP and indLDP give the same disparity.",
                      "; ".join(ev), ck))
     # Obs6 / Obs7 / Statements on Adult (A=1 privileged)

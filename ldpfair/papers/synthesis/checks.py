@@ -176,6 +176,6 @@ def scoreboard() -> pd.DataFrame:
         {"item": "Leaderboard", "label": "#leaderboard", "evidence": best},
     ]
     for r in rows:
-        r.update({"status": status, "share": np.nan, "numbers": 0, "cause": NO_CAUSE, "reason": "",
-                  "cause_label": ""})
+        r.update({"status": status, "share": np.nan, "numbers": 0, "verifications": 0, "disagreeing": 0,
+                  "covered": 0, "cause": NO_CAUSE, "reason": "", "cause_label": ""})
     return pd.DataFrame(rows)[list(ITEM_COLUMNS)]

@@ -18,9 +18,16 @@ from scipy import stats
 from ... import verdicts
 from ..._validation import check_choice
 from ...reporting import Claim
-from ...verdicts import Cause
 from .diagnostics import INDEFINITE_TOL
-from .experiments import PRIVATE_METHODS, READING_KEYS, READINGS, noise_variance
+from .experiments import (
+    DEFAULT_READING,
+    HELDOUT_DATASET,
+    PRIVATE_METHODS,
+    READING_KEYS,
+    READINGS,
+    SELECTION_DATASET,
+    noise_variance,
+)
 
 __all__ = [
     "PAPER_TABLE1",
@@ -33,6 +40,8 @@ __all__ = [
     "committed_claims",
     "published_agreement",
     "readings_table",
+    "heldout_selection",
+    "PAPER_D",
     "scoreboard",
 ]
 
@@ -95,7 +104,8 @@ def _welch_greater(a: np.ndarray, b: np.ndarray) -> float:
     return float(stats.ttest_ind(a, b, equal_var=False, alternative="greater").pvalue)
 
 
-def claims(table1: pd.DataFrame, table2: pd.DataFrame, features: str, reading: str = "paper") -> list[Claim]:
+def claims(table1: pd.DataFrame, table2: pd.DataFrame, features: str,
+           reading: str = DEFAULT_READING) -> list[Claim]:
     """The paper's claims, checked on our results for one feature encoding and reading.
 
     Parameters
@@ -131,13 +141,19 @@ def claims(table1: pd.DataFrame, table2: pd.DataFrame, features: str, reading: s
             p = _welch_greater(a, b)
             checks[f"{ds}, eps={e:g}: PFLR* more accurate (p<0.05)"] = bool(p < 0.05)
             ev.append(f"{ds}, ε={e:g}: acc PFLR* {a.mean():.3f} vs PFLR {b.mean():.3f} (p={p:.2g})")
+    noise_checks = [k for k in checks if "noise variance" in k]
+    paper_ratio = {ds: noise_variance("PFLR*", d, 1.0, 0.5) / noise_variance("PFLR", d, 1.0)
+                   for ds, d in PAPER_D.items()}
+    c1_checks = [verdicts.Check(
+        "By the paper's own noise scales at its own settings (d = 40 Adult, 35 Dutch, epsilon = 1, "
+        "epsilon_f = epsilon/2), PFLR*'s noise variance exceeds PFLR's: the 'less noise' part of the claim "
+        "does not hold for the paper's mechanisms", bool(all(r > 1 for r in paper_ratio.values())),
+        "; ".join(f"{ds}: PFLR* / PFLR variance {r:.2f}" for ds, r in paper_ratio.items())
+        + "; the paper's own condition epsilon_f >= (Delta_f / Delta_f~) epsilon is not met by its split",
+        "paper", covers=tuple(noise_checks))]
     out.append(Claim("C1", "PFLR* adds less noise than PFLR and is significantly more accurate at small "
                      "ε (ε = 0.1, 1; t-test p < 0.05).", "; ".join(ev), checks,
-                     cause=Cause("paper error",
-                                 "With the paper's split ε_f = ε/2 PFLR*'s objective noise has scale "
-                                 "2Δ_f/ε against PFLR's (Δ_f + 2d)/ε, more for every d > 4; the paper's own "
-                                 "condition ε_f ≥ (Δ_f/Δ_f~)ε (0.85 at d = 40) is not met by its default, so "
-                                 "PFLR* need not be the more accurate of the two.", "#claims")))
+                     cause=verdicts.claim_cause(checks, c1_checks, "#claims")))
 
     # C2: both reach RD < 0.05 (Table 1, eps = 1).
     checks, ev = {}, []
@@ -147,14 +163,7 @@ def claims(table1: pd.DataFrame, table2: pd.DataFrame, features: str, reading: s
             checks[f"{ds} {m} RD<0.05"] = bool(v < 0.05)
             ev.append(f"{ds} {m}: RD {v:.3f}")
     out.append(Claim("C2", "PFLR and PFLR* both achieve fairness: RD < 0.05 at ε = 1 (Table 1).",
-                     "; ".join(ev), checks,
-                     cause=Cause("unexplained",
-                                 "RD at ε = 1 is not below 0.05 for "
-                                 + (", ".join(k.replace(" RD<0.05", "") for k, v in checks.items() if not v)
-                                    or "none")
-                                 + ": with 10 noisy runs the mean RD of a private model carries the noise of "
-                                   "its coefficients; every reading of the readings table was tried.",
-                                 _LABEL)))
+                     "; ".join(ev), checks, cause=verdicts.claim_cause(checks, [], _LABEL)))
 
     # C3: PrivLR loses about 11% (Adult) and 17% (Dutch) accuracy at eps = 1 (paired per split).
     checks, ev = {}, []
@@ -170,13 +179,7 @@ def claims(table1: pd.DataFrame, table2: pd.DataFrame, features: str, reading: s
                   f"lower ± {cmp['halfwidth']:.4f} (paper {paper_loss:.4f})")
     out.append(Claim("C3", "At ε = 1 PrivLR's accuracy is 11.42 (Adult) and 17.52 (Dutch) points below "
                      "LR's (Table 1; the paper writes 'decreases 11.42%').",
-                     "; ".join(ev), checks,
-                     cause=Cause("unexplained",
-                                 "PrivLR at ε = 1 has a run-to-run spread of 0.05-0.1 (paper's std 0.046-"
-                                 "0.061), so a loss measured on 10 runs has a wide interval; where it "
-                                 "misses, no reading of the readings table moves PrivLR (only the remedy "
-                                 "touches it).",
-                                 "why-pflr-did-not-recover")))
+                     "; ".join(ev), checks, cause=verdicts.claim_cause(checks, [], _LABEL)))
     # a cause belongs to the ledger only where the claim is not reproduced
     return [c if c.verdict != "reproduced" else dataclasses.replace(c, cause=None) for c in out]
 
@@ -186,10 +189,12 @@ def claims(table1: pd.DataFrame, table2: pd.DataFrame, features: str, reading: s
 PAPER_DECIMALS = 4
 #: Runs behind each published mean and std.
 PAPER_RUNS = 10
+#: The number of features the paper reports per data set (Sec. 4).
+PAPER_D = {"adult": 40, "dutch": 35}
 
 
 def published_agreement(table1: pd.DataFrame, table2: pd.DataFrame, features: str = "compact",
-                        reading: str = "paper") -> pd.DataFrame:
+                        reading: str = DEFAULT_READING) -> pd.DataFrame:
     """Agreement of every published mean of Tables 1-2 with ours (``ldpfair.verdicts.compare_published``).
 
     Welch 95% interval of our 10 runs against the paper's mean and std over 10 runs,
@@ -214,7 +219,10 @@ def published_agreement(table1: pd.DataFrame, table2: pd.DataFrame, features: st
 
 
 def readings_table(readings: pd.DataFrame, features: str | None = None) -> pd.DataFrame:
-    """Published means matched by every reading of :data:`READINGS` (one encoding).
+    """Published means matched by every reading of :data:`READINGS` (one encoding): exploratory.
+
+    The counts are in-sample scores: the default reading is not chosen by them
+    (:func:`heldout_selection` is the rule that chose it).
 
     ``features`` defaults to ``"compact"`` where the sweep has it, else its one encoding
     (the quick profile runs one-hot features only).
@@ -255,57 +263,93 @@ def readings_table(readings: pd.DataFrame, features: str | None = None) -> pd.Da
     return frame.sort_values("total", ascending=False, kind="stable").reset_index(drop=True)
 
 
+def heldout_selection(readings: pd.DataFrame, features: str = "compact", *,
+                      select_on: str = SELECTION_DATASET, held_out: str = HELDOUT_DATASET) -> pd.DataFrame:
+    """The held-out rule that chooses the default reading, applied to the ``readings`` sweep.
+
+    Every reading of :data:`READINGS` is scored on the published means of
+    ``select_on`` only (34 of Tables 1-2); the reading with the most is selected (ties:
+    the order of :data:`READINGS`). Its agreement on ``held_out`` (the other 34 means,
+    never looked at by the selection) is the held-out count; ``in-sample`` is its count on
+    ``select_on``.
+
+    Returns
+    -------
+    DataFrame
+        One row per reading: ``reading``, ``selection`` (means matched on ``select_on``),
+        ``held out`` (on ``held_out``), ``total``, ``selected`` (bool, one row).
+        ``attrs``: ``selected``, ``in_sample``, ``held_out``, ``of`` (means per data set),
+        ``select_on`` and ``held_out_dataset``.
+    """
+    rt = readings_table(readings, features)
+    if not len(rt):
+        raise ValueError("the readings sweep has no reading with its baselines: nothing to select from")
+    order = {r: k for k, r in enumerate(READINGS)}
+    rt = rt.assign(_order=rt["reading"].map(order))
+    rt = rt.sort_values([select_on, "_order"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    out = pd.DataFrame({"reading": rt["reading"], "selection": rt[select_on], "held out": rt[held_out],
+                        "total": rt["total"], "selected": [k == 0 for k in range(len(rt))]})
+    of = len(PAPER_TABLE1[PAPER_TABLE1["dataset"] == select_on]) * 2 + len(
+        PAPER_TABLE2[PAPER_TABLE2["dataset"] == select_on]) * 2
+    out.attrs.update(selected=str(out["reading"].iloc[0]), in_sample=int(out["selection"].iloc[0]),
+                     held_out=int(out["held out"].iloc[0]), of=int(of), select_on=select_on,
+                     held_out_dataset=held_out)
+    return out
+
+
 # --------------------------------------------------------------------------- scoreboard
 #: Encoding judged on the book's scoreboard (the one the chapter prints next to the paper's numbers).
 SCOREBOARD_FEATURES = "compact"
 #: Reading judged on the book's scoreboard (the adopted default).
-SCOREBOARD_READING = "paper"
+SCOREBOARD_READING = DEFAULT_READING
 
-#: Why the cells that still disagree under the adopted reading do (the evidence is the chapter's section).
-_WHY_MISSES = (
-    "PFLR's RD at ε ≤ 1 and PFLR*'s cells at ε ≤ 10 are noisy cells: our run-to-run std there "
-    "is of the size of the gap, and which of them agree changes with the noise draws and between "
-    "readings of near-equal count (readings table). PrivLR is the same model in every reading since v1, "
-    "and its Adult RD at ε = 1 agreed in v1's committed run. The paper's Adult FairLR has a run-to-run "
-    "std of 0.052, which no deterministic non-private fit on a random split shows (ours: 0.004)."
-)
 _LABEL = "why-pflr-did-not-recover"
 
 
-def _miss_list(agree: pd.DataFrame) -> str:
-    """The disagreeing cells, grouped: ``adult FairLR accuracy; dutch PFLR accuracy (ε = 1, 10)``."""
-    miss = agree[~agree["agrees"]]
-    parts = []
-    for (ds, m, metric), eps in miss.groupby(["dataset", "method", "metric"], sort=False)["epsilon"]:
-        e = [f"{v:g}" for v in eps if v == v]
-        name = f"{ds} {m} {'RD' if metric == 'rd' else metric}"
-        parts.append(name + (f" (ε = {', '.join(e)})" if e else ""))
-    return "; ".join(parts) or "none"
+def _cell_id(rec: dict) -> str:
+    eps = rec.get("epsilon")
+    e = "" if eps is None or eps != eps else f" at ε={float(eps):g}"
+    metric = "RD" if rec["metric"] == "rd" else rec["metric"]
+    return f"{rec['table']} {rec['dataset']} {rec['method']} {metric}{e}"
 
 
-def _readings_counts(readings: pd.DataFrame) -> str:
-    if not len(readings):
-        return "no readings results committed"
-    rt = readings_table(readings, SCOREBOARD_FEATURES)
-    return ", ".join(f"{r} {n}" for r, n in zip(rt["reading"], rt["total"], strict=True))
+def _table_cause(item: str, agree: pd.DataFrame, readings: pd.DataFrame) -> verdicts.Cause:
+    """The cause of a table's disagreements: :func:`ldpfair.verdicts.decide_cause` on the readings' checks.
 
-
-def _table_cause(agree: pd.DataFrame, tried: str) -> Cause:
-    n = int(agree["agrees"].sum())
-    return Cause("unexplained",
-                 f"{n} of {len(agree)} agree under the adopted reading. Misses: {_miss_list(agree)}. "
-                 f"{_WHY_MISSES} Readings tried (published means matched, of 68, {SCOREBOARD_FEATURES} "
-                 f"features): {tried}.", _LABEL)
-
-
-def _figure_cause(trends: dict[str, bool], rd_max: float) -> Cause:
-    failed = [k for k, v in trends.items() if not v]
-    return Cause("unexplained",
-                 f"Trends not shown by ours: {', '.join(failed) or 'none'} (largest mean RD "
-                 f"{rd_max:.3f}). At ε = 10 our PFLR* is close to its noiseless limit, so the split "
-                 "ε_f/ε changes only the noise; the paper's values are not tabulated, and every "
-                 "reading of Tables 1-2 was tried.",
-                 _LABEL)
+    Each reading of the ``readings`` sweep is a variant judged by the same comparison on the
+    same published means (:func:`ldpfair.verdicts.variant_check`); those that cover nothing
+    are listed as tried.
+    """
+    ids = [_cell_id(r) for r in agree.to_dict("records")]
+    default = dict(zip(ids, agree["agrees"].astype(bool), strict=True))
+    dis = [i for i, a in default.items() if not a]
+    checks: list[verdicts.Check] = []
+    tried = []
+    for name in READINGS:
+        if name == SCOREBOARD_READING or not len(readings):
+            continue
+        cells = readings[readings["reading"] == name]
+        if not len(cells) or not cells["method"].isin(["LR", "FairLR"]).any():
+            continue
+        t1 = cells[~cells["method"].isin(PRIVATE_METHODS) | (cells["epsilon"] == 1.0)]
+        t2 = cells[cells["method"].isin(PRIVATE_METHODS)]
+        va = published_agreement(t1, t2, SCOREBOARD_FEATURES, name)
+        va = va[va["table"] == item]
+        variant = {_cell_id(r): bool(r["agrees"]) for r in va.to_dict("records")}
+        if set(variant) != set(default):
+            continue
+        chk = verdicts.variant_check(f"Reading {name!r} (readings sweep)", source=f"reading={name!r}",
+                                     default=default, variant=variant,
+                                     evidence=f"{sum(variant.values())} of {len(variant)} agree")
+        if chk.holds:
+            checks.append(chk)
+        else:
+            tried.append(f"{name} ({sum(variant.values())} of {len(variant)})")
+    if tried:
+        checks.append(verdicts.Check("Readings that cover no disagreement without breaking an agreement "
+                                     "(published means of the table matched)", False, ", ".join(tried),
+                                     "tried"))
+    return verdicts.decide_cause(dis, checks, _LABEL)
 
 
 def _committed_tables() -> dict[str, pd.DataFrame]:
@@ -324,7 +368,6 @@ def scoreboard() -> pd.DataFrame:
     split ratio (Spearman, p < 0.05) and RD below 0.05 at every ratio.
     """
     t = _committed_tables()
-    tried = _readings_counts(t["readings"])
     rows = []
     for item, label, name in (("Table 1", "#table-1", "table1"), ("Table 2", "fig-xu2019-table2", "table2")):
         cov = t[name].attrs.get("coverage", {}) if len(t[name]) else {}
@@ -338,7 +381,7 @@ def scoreboard() -> pd.DataFrame:
         agree = agree[agree["table"] == item]
         rows.append(verdicts.score_item(
             item, label, agrees=agree["agrees"].tolist(), present=cov.get("present"), total=cov.get("total"),
-            cause=_table_cause(agree, tried),
+            cause=_table_cause(item, agree, t["readings"]),
             evidence=f"{int(agree['agrees'].sum())}/{len(agree)} published means agree with ours "
                      f"({SCOREBOARD_FEATURES} features, reading '{SCOREBOARD_READING}'; Welch 95% + printed "
                      "precision)"))
@@ -354,7 +397,7 @@ def scoreboard() -> pd.DataFrame:
         cov = t["fig1"].attrs.get("coverage", {})
         rows.append(verdicts.score_item(
             "Figure 1", "fig-xu2019-1", trends=trends, present=cov.get("present"), total=cov.get("total"),
-            cause=_figure_cause(trends, rd_max),
+            cause=verdicts.decide_cause(verdicts.failing(trends), [], "fig-xu2019-1"),
             evidence=f"Spearman ρ(ratio, accuracy) = {acc.statistic:.2f}, "
                      f"ρ(ratio, RD) = {rdc.statistic:.2f}; largest mean RD {rd_max:.3f} "
                      f"({SCOREBOARD_FEATURES} features)"))

@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from ... import style
 from .checks import PAPER_TABLE2
 from .diagnostics import INDEFINITE_TOL
-from .experiments import DATASETS, PRIVATE_METHODS
+from .experiments import DATASETS, DEFAULT_READING, PRIVATE_METHODS
 
 __all__ = ["LOOK", "plot_table2", "plot_fig1", "plot_convergence"]
 
@@ -60,7 +60,7 @@ def plot_table2(table2: pd.DataFrame) -> Figure:
     return fig
 
 
-def plot_fig1(fig1: pd.DataFrame, reading: str = "paper") -> Figure:
+def plot_fig1(fig1: pd.DataFrame, reading: str = DEFAULT_READING) -> Figure:
     """Fig. 1: PFLR*'s accuracy (a) and RD (b) against the budget split ε_f/ε, one line per encoding.
 
     Parameters
@@ -68,7 +68,7 @@ def plot_fig1(fig1: pd.DataFrame, reading: str = "paper") -> Figure:
     fig1 : pandas.DataFrame
         Tidy results of the ``fig1`` sweep (mean ± one std over runs of each ratio).
     reading : str
-        The reading drawn (the sweep runs the adopted one, ``"paper"``).
+        The reading drawn (the sweep runs the adopted one, :data:`~.experiments.DEFAULT_READING`).
     """
     f1 = fig1[fig1.reading == reading]
     g = f1.groupby(["features", "eps_f_ratio"])[["accuracy", "rd"]]
@@ -96,9 +96,9 @@ def plot_convergence(conv: pd.DataFrame) -> Figure:
     Parameters
     ----------
     conv : pandas.DataFrame
-        Tidy results of the ``convergence`` sweep (readings ``"paper"``, filled markers,
+        Tidy results of the ``convergence`` sweep (the adopted reading, filled markers,
         and ``"v0"``, hollow). ε = ∞ is drawn ten times right of the largest finite ε;
-        the bottom row also shows (dotted) the share still trimmed under ``"paper"``.
+        the bottom row also shows (dotted) the share still trimmed under the adopted reading.
     """
     finite = sorted(e for e in set(conv.epsilon) if np.isfinite(e))
     x_inf = finite[-1] * 10
@@ -108,7 +108,7 @@ def plot_convergence(conv: pd.DataFrame) -> Figure:
                                                             "remedy_triggered"]].mean()
     fig, axes = plt.subplots(3, 2, figsize=(7.5, 7), sharex=True)
     for j, ds in enumerate(DATASETS):
-        for rd_name, fill in (("paper", None), ("v0", "none")):
+        for rd_name, fill in ((DEFAULT_READING, None), ("v0", "none")):
             for m in PRIVATE_METHODS:
                 c, mk = LOOK[m]
                 sub = gm.loc[(rd_name, ds, m)]
@@ -116,7 +116,7 @@ def plot_convergence(conv: pd.DataFrame) -> Figure:
                 axes[0, j].plot(sub.index, sub.accuracy, label=f"{m} ({rd_name})", **kw)
                 axes[1, j].plot(sub.index, sub.rd, **kw)
                 axes[2, j].plot(sub.index, sub.indefinite, **kw)
-                if rd_name == "paper":
+                if rd_name == DEFAULT_READING:
                     axes[2, j].plot(sub.index, sub.remedy_triggered, color=c, ls=":", lw=1)
         axes[0, j].set_title(ds)
         axes[2, j].set_xscale("log")
