@@ -263,7 +263,7 @@ def readings_table(readings: pd.DataFrame, features: str | None = None) -> pd.Da
     return frame.sort_values("total", ascending=False, kind="stable").reset_index(drop=True)
 
 
-def heldout_selection(readings: pd.DataFrame, features: str = "compact", *,
+def heldout_selection(readings: pd.DataFrame, features: str | None = None, *,
                       select_on: str = SELECTION_DATASET, held_out: str = HELDOUT_DATASET) -> pd.DataFrame:
     """The held-out rule that chooses the default reading, applied to the ``readings`` sweep.
 
@@ -271,7 +271,7 @@ def heldout_selection(readings: pd.DataFrame, features: str = "compact", *,
     ``select_on`` only (34 of Tables 1-2); the reading with the most is selected (ties:
     the order of :data:`READINGS`). Its agreement on ``held_out`` (the other 34 means,
     never looked at by the selection) is the held-out count; ``in-sample`` is its count on
-    ``select_on``.
+    ``select_on``. ``features`` as in :func:`readings_table` (compact where the sweep has it).
 
     Returns
     -------
