@@ -46,7 +46,8 @@ def _run(args: argparse.Namespace) -> int:
             print(f"{args.paper} has no exercises yet")
             return 0
         for e in exercises:
-            points = f"{e.graded.points:g} pts: {', '.join(a.name for a in e.graded.answers)}" if e.graded else ""
+            names = ", ".join(a.name for a in e.graded.answers) if e.graded else ""
+            points = f"{e.graded.points:g} pts: {names}" if e.graded else ""
             print(f"{e.number:>3}  {e.label:<24} {e.title}  [{points}]")
         return 0
     from .classroom import export_assignment
@@ -70,15 +71,16 @@ def add_subcommand(subparsers: Any) -> None:
     """Register ``ldpfair assignment``."""
     parser = subparsers.add_parser(
         "assignment",
-        help="export a chapter's exercises (student notebook, key, Otter autograder), or grade submissions",
-        description="`ldpfair assignment PAPER -o DIR` writes <paper>_assignment.ipynb (solutions removed, an "
-        "answer cell and a public test after each exercise), <paper>_solutions.ipynb (the key, executed once "
-        "to compute the hidden tests) and, with otter-grader installed, the Otter master notebook and "
+        help="export a chapter's exercises (student notebook, key, Otter autograder) or grade submissions",
+        description="`ldpfair assignment PAPER -o DIR` writes <paper>_assignment.ipynb (solutions removed, "
+        "an answer cell and a public test after each exercise), <paper>_solutions.ipynb (the key, executed "
+        "once to compute the hidden tests) and, with otter-grader installed, the Otter master notebook and "
         "<paper>_autograder.zip. `ldpfair assignment grade SUBMISSION.ipynb [...] [--key KEY.ipynb] "
         "[--csv OUT.csv]` runs each submission in a fresh kernel and grades it with the key's hidden tests. "
         "Exercises are numbered 1..N in the order of the chapter.",
     )
-    parser.add_argument("paper", help="paper name (see `ldpfair run --list`) or path of a notebook; or `grade`")
+    parser.add_argument("paper",
+                        help="paper name (see `ldpfair run --list`) or path of a notebook; or `grade`")
     parser.add_argument("submissions", nargs="*", metavar="SUBMISSION",
                         help="with `grade`: the students' .ipynb files")
     parser.add_argument("--exercises", "-e", default=None,

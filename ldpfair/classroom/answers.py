@@ -92,7 +92,8 @@ class Answer:
         if not isinstance(self.name, str) or not self.name.isidentifier():
             raise ValueError(f"answer name must be a Python identifier, got {self.name!r}")
         if self.kind not in KINDS:
-            raise ValueError(f"answer {self.name!r}: kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
+            raise ValueError(f"answer {self.name!r}: kind must be one of {', '.join(KINDS)}, "
+                             f"got {self.kind!r}")
         _positive(f"answer {self.name!r}: points", self.points)
         _positive(f"answer {self.name!r}: abs", self.abs)
         _positive(f"answer {self.name!r}: rel", self.rel)
@@ -145,10 +146,12 @@ class Manual:
         _positive("manual points", self.points)
 
     def describe(self) -> str:
+        """One Markdown line: the question and its points."""
         pts = f"{self.points:g} point" + ("" if self.points == 1 else "s")
         return f"open question, graded by hand: {self.question} {pts}"
 
     def to_dict(self) -> dict[str, Any]:
+        """A JSON-able description."""
         return asdict(self)
 
 
@@ -166,6 +169,7 @@ class Graded:
 
     @property
     def manual_points(self) -> float:
+        """Points graded by hand."""
         return float(sum(m.points for m in self.manual))
 
     def markdown(self) -> str:
@@ -184,17 +188,20 @@ class Graded:
         return self.markdown()
 
     def to_dict(self) -> dict[str, Any]:
+        """A JSON-able description (answers and open questions)."""
         return {"answers": [a.to_dict() for a in self.answers], "manual": [m.to_dict() for m in self.manual]}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Graded:
+        """Inverse of :meth:`to_dict` (an ``expected`` value is ignored)."""
         def ans(a: dict[str, Any]) -> Answer:
             a = {k: v for k, v in a.items() if k != "expected"}
             a["options"] = tuple(a.get("options") or ())
             a["columns"] = tuple(a.get("columns") or ())
             return Answer(**a)
 
-        return cls(tuple(ans(a) for a in d.get("answers", [])), tuple(Manual(**m) for m in d.get("manual", [])))
+        return cls(tuple(ans(a) for a in d.get("answers", [])),
+                   tuple(Manual(**m) for m in d.get("manual", [])))
 
 
 def answer(name: str, kind: str, *, points: float = 1, abs: float = 0, rel: float = 0,  # noqa: A002
@@ -242,7 +249,8 @@ def parse_declaration(source: str, where: str = "<cell>") -> Graded:
     try:
         tree = ast.parse(source)
     except SyntaxError as exc:
-        raise ValueError(f"{where}: the graded cell is not valid Python ({exc.msg}, line {exc.lineno})") from None
+        raise ValueError(f"{where}: the graded cell is not valid Python ({exc.msg}, "
+                         f"line {exc.lineno})") from None
     if not tree.body or not isinstance(tree.body[-1], ast.Expr):
         raise ValueError(f"{where}: the graded cell must end with a graded(...) expression")
     namespace: dict[str, Any] = {"answer": answer, "manual": manual, "graded": graded}

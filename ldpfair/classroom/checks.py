@@ -20,7 +20,7 @@ _MISSING = object()
 
 
 def _scalar(x: Any) -> Any:
-    """numpy scalars as Python scalars (others unchanged)."""
+    """Numpy scalars as Python scalars (others unchanged)."""
     item = getattr(x, "item", None)
     if callable(item) and getattr(x, "shape", None) == ():
         return item()
@@ -125,7 +125,8 @@ def _public_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
         if key and key not in value.columns and value.index.name != key:
             need.append(key)
         if need:
-            return f"should have the columns {', '.join(map(repr, need))} (has {', '.join(map(str, value.columns))})"
+            has = ", ".join(map(str, value.columns))
+            return f"should have the columns {', '.join(map(repr, need))} (has {has})"
     return None
 
 
@@ -144,7 +145,8 @@ def _value_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
             for i, label in enumerate(expected["index"]):
                 g, e = got["columns"][col][row_of[repr(label)]], expected["columns"][col][i]
                 if not _close(g, e, spec):
-                    return f"column {col!r}, row {label!r}: expected {_expected_text(e, spec)}, got {_short(g)}"
+                    return (f"column {col!r}, row {label!r}: expected {_expected_text(e, spec)}, "
+                            f"got {_short(g)}")
         return None
     if kind in ("set", "sequence"):
         if len(got) != len(expected):
@@ -182,7 +184,11 @@ def check_public(env: Mapping[str, Any], spec: Mapping[str, Any]) -> None:
 
 def check(env: Mapping[str, Any], spec: Mapping[str, Any]) -> None:
     """Hidden test: the answer matches the key's value within the declared tolerance."""
-    problem = _value_problem(_lookup(env, spec), spec)
+    value = _lookup(env, spec)
+    problem = _public_problem(value, spec)
+    if problem:
+        raise AssertionError(f"{spec['name']} {problem}")
+    problem = _value_problem(value, spec)
     if problem:
         raise AssertionError(f"{spec['name']}: {problem}")
 

@@ -324,9 +324,9 @@ def _stub(ex: Exercise) -> str:
 
 def public_test_source(ex: Exercise) -> str:
     """The public test cell of an exercise (type and shape of each answer; prints, never raises)."""
-    return ("# Public tests of exercise %d: the type and shape of your answers (not their values)\n"
+    return (f"# Public tests of exercise {ex.number}: the type and shape of your answers (not their values)\n"
             "from ldpfair.classroom.checks import report_public\n\n"
-            "report_public(globals(), %r)\n") % (ex.number, _specs(ex))
+            f"report_public(globals(), {_specs(ex)!r})\n")
 
 
 def build_assignment(
@@ -420,7 +420,8 @@ def build_assignment(
                     md_buf.append(item.graded.markdown())
                 flush(mark)
                 if with_solutions:
-                    cells.append(v4.new_markdown_cell(f"**Solution to exercise {item.number}**", metadata=mark))
+                    cells.append(v4.new_markdown_cell(f"**Solution to exercise {item.number}**",
+                                                      metadata=mark))
                     for kind_s, src, meta in item.solution:
                         if kind_s == "code":
                             tags = [*(meta.get("tags") or []), "solution"]
@@ -428,9 +429,9 @@ def build_assignment(
                         else:
                             cells.append(v4.new_markdown_cell(_plain(src), metadata=mark))
                     if item.graded and item.graded.manual:
-                        cells.append(v4.new_markdown_cell("\n".join(
-                            f"**Rubric** ({m.points:g} point{'' if m.points == 1 else 's'}, graded by hand) — "
-                            f"{m.question} {m.rubric}" for m in item.graded.manual), metadata=mark))
+                        rubric = [f"**Rubric** ({m.points:g} point{'' if m.points == 1 else 's'}, graded "
+                                  f"by hand) — {m.question} {m.rubric}" for m in item.graded.manual]
+                        cells.append(v4.new_markdown_cell("\n\n".join(rubric), metadata=mark))
                     if item.graded:
                         cells.append(v4.new_code_cell(f"# hidden tests of exercise {item.number}\n",
                                                       metadata={"tags": ["hidden-test"], **mark}))

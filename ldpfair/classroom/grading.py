@@ -34,19 +34,24 @@ class Key:
 
     @property
     def specs(self) -> list[dict[str, Any]]:
+        """Every graded answer with its exercise number and expected value."""
         return [{**a, "exercise": e["number"]} for e in self.exercises for a in e["graded"]["answers"]]
 
     @property
     def possible(self) -> float:
+        """Autograded points."""
         return float(sum(a["points"] for a in self.specs))
 
     @property
     def manual_points(self) -> float:
+        """Points graded by hand."""
         return float(sum(m["points"] for e in self.exercises for m in e["graded"]["manual"]))
 
 
 @dataclass
 class AnswerGrade:
+    """The grade of one answer: its points, score and (when it failed) one line saying why."""
+
     exercise: int
     name: str
     points: float
@@ -67,6 +72,7 @@ class Grade:
 
     @property
     def score(self) -> float:
+        """Autograded points earned."""
         return float(sum(a.score for a in self.answers))
 
 
@@ -160,15 +166,16 @@ def grade_submission(path: str | os.PathLike[str], key: Key, *, timeout: float =
         if number is not None and number not in context:
             context[number] = f"exercise {number} raised {error.splitlines()[0]}"
     if run.timed_out is not None:
-        grade.status = f"ran past the time limit of {timeout:g} s (cell {run.timed_out}); later cells were skipped"
+        grade.status = (f"ran past the time limit of {timeout:g} s (cell {run.timed_out}); "
+                        "later cells were skipped")
     elif run.died:
         grade.status = run.died
     for spec, r in zip(key.specs, results, strict=True):
         message = r["message"]
-        if message and spec["exercise"] in context and "not defined" in message:
+        if message and run.timed_out is not None and "not defined" in message:
+            message += f" (the notebook ran past the time limit of {timeout:g} s)"
+        elif message and spec["exercise"] in context and "not defined" in message:
             message += f" ({context[spec['exercise']]})"
-        elif message and run.timed_out is not None and "not defined" in message:
-            message += " (the notebook ran past the time limit)"
         grade.answers.append(AnswerGrade(spec["exercise"], spec["name"], r["points"], r["score"], message))
     return grade
 

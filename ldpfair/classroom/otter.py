@@ -67,7 +67,8 @@ def master_notebook(key: Any, name: str) -> Any:
         groups[number].append(cell)
     for item in order:
         if not isinstance(item, int):
-            c = v4.new_code_cell(item.source) if item.cell_type == "code" else v4.new_markdown_cell(item.source)
+            code = item.cell_type == "code"
+            c = v4.new_code_cell(item.source) if code else v4.new_markdown_cell(item.source)
             c.metadata = {k: v for k, v in item.metadata.items() if k != "ldpfair"}
             cells.append(c)
             continue

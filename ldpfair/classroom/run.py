@@ -99,10 +99,10 @@ def execute(nb: Any, *, timeout: float = 600, final_timeout: float = 120,
                     result.skipped.append(cell_index)
                 return cell
             cell = await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+            if not is_final(cell) and cell.cell_type == "code" and time.monotonic() >= deadline:
+                result.timed_out = cell_index  # interrupted by the time limit
             for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
                 if out.get("output_type") == "error":
-                    if out.get("ename") == "TimeLimit":
-                        result.timed_out = cell_index
                     result.errors.append((cell_index, f"{out.get('ename')}: {out.get('evalue')}"))
             return cell
 
