@@ -201,7 +201,9 @@ def test_selection_and_setup_context(chapter):
     assert "SOLUTION_ONE = 2" not in k and "SOLUTION_TWO = base" in k
     assert "base = 100" in s and "x = 21" in s and "body_value = x + 1" not in s
     assert [e.number for e in classroom.select_exercises(classroom.parse_exercises(chapter),
-                                                          ["tiny-ex3", 1, "1"])] == [1, 3]
+                                                          ["tiny-ex3", "1"])] == [1, 3]
+    with pytest.raises(ValueError, match="exercise 1 .tiny-ex1. is selected twice"):
+        classroom.select_exercises(classroom.parse_exercises(chapter), ["tiny-ex1", 1])
     for bad in ("4", "0", "tiny-ex9", ""):
         with pytest.raises(ValueError, match="exercise"):
             classroom.build_assignment(chapter, bad)

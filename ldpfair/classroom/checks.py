@@ -14,7 +14,15 @@ import numbers
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["to_json", "capture", "check", "check_public", "run_checks"]
+__all__ = ["to_json", "compact", "capture", "check", "check_public", "run_checks", "report_public"]
+
+_DEFAULTS: dict[str, Any] = {"points": 1, "abs": 0, "rel": 0, "options": [], "columns": [], "key": None,
+                             "length": None, "doc": "", "why": "", "exercise": None, "expected": None}
+
+
+def compact(spec: Mapping[str, Any]) -> dict[str, Any]:
+    """The spec without its descriptions and default values (what a generated test cell shows)."""
+    return {k: v for k, v in spec.items() if k not in ("doc", "why") and _DEFAULTS.get(k, object()) != v}
 
 _MISSING = object()
 
@@ -53,7 +61,7 @@ def _table(df: Any, spec: Mapping[str, Any]) -> dict[str, Any]:
     if key and key in df.columns:
         df = df.set_index(key)
     return {"index": [_jsonable(i) for i in df.index],
-            "columns": {c: [_jsonable(v) for v in df[c]] for c in spec["columns"]}}
+            "columns": {c: [_jsonable(v) for v in df[c]] for c in spec.get("columns", ())}}
 
 
 def to_json(value: Any, spec: Mapping[str, Any]) -> Any:
@@ -110,7 +118,7 @@ def _public_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
         if not isinstance(value, str):
             return f"should be a string, got {type(value).__name__} {_short(value)}"
     elif kind == "choice":
-        if not any(_close(value, o, spec) for o in spec["options"]):
+        if not any(_close(value, o, spec) for o in spec.get("options", ())):
             return f"should be one of {', '.join(map(repr, spec['options']))}, got {_short(value)}"
     elif kind in ("set", "sequence"):
         if isinstance(value, str | bytes | Mapping) or not hasattr(value, "__iter__"):
@@ -120,7 +128,7 @@ def _public_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
     elif kind == "table":
         if not (hasattr(value, "columns") and hasattr(value, "index")):
             return f"should be a pandas DataFrame, got {type(value).__name__}"
-        need = [c for c in spec["columns"] if c not in value.columns]
+        need = [c for c in spec.get("columns", ()) if c not in value.columns]
         key = spec.get("key")
         if key and key not in value.columns and value.index.name != key:
             need.append(key)
@@ -141,7 +149,7 @@ def _value_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
         if sorted(map(repr, got["index"])) != sorted(map(repr, expected["index"])):
             return f"rows {_short(got['index'])} differ from the expected {_short(expected['index'])}"
         row_of = {repr(k): i for i, k in enumerate(got["index"])}
-        for col in spec["columns"]:
+        for col in spec.get("columns", ()):
             for i, label in enumerate(expected["index"]):
                 g, e = got["columns"][col][row_of[repr(label)]], expected["columns"][col][i]
                 if not _close(g, e, spec):
@@ -215,12 +223,12 @@ def run_checks(env: Mapping[str, Any], specs: list[Mapping[str, Any]]) -> list[d
     for spec in specs:
         try:
             check(env, spec)
-            score, message = float(spec["points"]), ""
+            score, message = float(spec.get("points", 1)), ""
         except AssertionError as exc:
             score, message = 0.0, str(exc)
         except Exception as exc:  # noqa: BLE001 - a student's object may fail in any way
             score, message = 0.0, f"{spec['name']}: checking it raised {type(exc).__name__}: {exc}"
-        results.append({"name": spec["name"], "points": float(spec["points"]), "score": score,
+        results.append({"name": spec["name"], "points": float(spec.get("points", 1)), "score": score,
                         "message": message})
     return results
 
@@ -230,6 +238,7 @@ def report_public(env: Mapping[str, Any], specs: list[Mapping[str, Any]]) -> Non
     for spec in specs:
         try:
             check_public(env, spec)
-            print(f"{spec['name']}: the type is right ({spec['points']:g} point(s) if the value is right)")
+            points = spec.get("points", 1)
+            print(f"{spec['name']}: the type is right ({points:g} point(s) if the value is right)")
         except AssertionError as exc:
             print(f"{spec['name']}: NOT YET: {exc}")

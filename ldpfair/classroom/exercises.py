@@ -238,7 +238,7 @@ def select_exercises(
     Raises
     ------
     ValueError
-        If there are no exercises, or a number/label does not exist.
+        If there are no exercises, a number/label does not exist or is given twice.
     """
     if not exercises:
         raise ValueError("this chapter has no exercises yet")
@@ -260,8 +260,9 @@ def select_exercises(
             ex = by_label[w]
         else:
             raise ValueError(f"unknown exercise {w!r}; {valid}")
-        if ex not in chosen:
-            chosen.append(ex)
+        if ex in chosen:
+            raise ValueError(f"exercise {ex.number} ({ex.label}) is selected twice")
+        chosen.append(ex)
     return sorted(chosen, key=lambda e: e.number)
 
 
@@ -324,9 +325,12 @@ def _stub(ex: Exercise) -> str:
 
 def public_test_source(ex: Exercise) -> str:
     """The public test cell of an exercise (type and shape of each answer; prints, never raises)."""
+    from .checks import compact
+
+    specs = ",\n    ".join(repr(compact(s)) for s in _specs(ex))
     return (f"# Public tests of exercise {ex.number}: the type and shape of your answers (not their values)\n"
             "from ldpfair.classroom.checks import report_public\n\n"
-            f"report_public(globals(), {_specs(ex)!r})\n")
+            f"report_public(globals(), [\n    {specs},\n])\n")
 
 
 def build_assignment(

@@ -19,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .checks import compact
+
 __all__ = ["available", "master_notebook", "write_otter"]
 
 
@@ -39,7 +41,7 @@ def _test(kind: str, spec: dict[str, Any]) -> str:
     name = f"test_{'' if kind == 'hidden' else 'public_'}{spec['name']}"
     return (f"{head}def {name}(env):\n"
             f"    from ldpfair.classroom.checks import {fn}\n"
-            f"    {fn}(env, {spec!r})\n\n"
+            f"    {fn}(env, {compact(spec)!r})\n\n"
             f"{name}(globals())\n")
 
 
