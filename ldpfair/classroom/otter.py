@@ -70,7 +70,8 @@ def master_notebook(key: Any, name: str) -> Any:
     for item in order:
         if not isinstance(item, int):
             code = item.cell_type == "code"
-            c = v4.new_code_cell(item.source) if code else v4.new_markdown_cell(item.source)
+            source = item.source.replace(f"# {name}: solution key", f"# {name}: assignment", 1)
+            c = v4.new_code_cell(source) if code else v4.new_markdown_cell(source)
             c.metadata = {k: v for k, v in item.metadata.items() if k != "ldpfair"}
             cells.append(c)
             continue
