@@ -9,7 +9,7 @@ from typing import Any
 
 from .classroom import CONTEXTS, list_exercises
 
-_GRADE_ONLY = ("key", "csv")
+_GRADE_ONLY = ("key", "csv")  # and --jobs (not None by default: checked apart)
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -22,7 +22,7 @@ def _grade(args: argparse.Namespace) -> int:
     if args.csv is not None and Path(args.csv).suffix != ".csv":
         raise ValueError(f"--csv must name a .csv file, got {args.csv!r}")
     timeout = 600 if args.timeout is None else args.timeout
-    key, grades = grade(args.submissions, args.key, timeout=timeout)
+    key, grades = grade(args.submissions, args.key, timeout=timeout, jobs=args.jobs)
     for g in grades:
         print(format_grade(g, key))
     if args.csv is not None:
@@ -40,6 +40,8 @@ def _run(args: argparse.Namespace) -> int:
     for opt in _GRADE_ONLY:
         if getattr(args, opt) is not None:
             raise ValueError(f"--{opt} is an option of `ldpfair assignment grade`")
+    if args.jobs != 1:
+        raise ValueError("--jobs is an option of `ldpfair assignment grade`")
     if args.list:
         exercises = list_exercises(args.paper)
         if not exercises:
@@ -95,6 +97,8 @@ def add_subcommand(subparsers: Any) -> None:
     parser.add_argument("--key", default=None, help="with `grade`: the solution key (default: the one "
                         "named by the submission, next to it)")
     parser.add_argument("--csv", default=None, help="with `grade`: write one row per submission here")
+    parser.add_argument("--jobs", "-j", type=int, default=1,
+                        help="with `grade`: submissions graded at a time, one kernel each (default 1)")
     parser.add_argument("--timeout", type=float, default=None,
                         help="seconds: for running the key at export (default 1200), or for running each "
                         "submission with `grade` (default 600)")

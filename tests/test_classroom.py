@@ -340,7 +340,7 @@ def _check_grading(key_path: Path, student_path: Path, tmp_path: Path, timeout: 
     """Key: full marks; blank student copy: 0; exercise 1 raising and one wrong answer: exactly those lost."""
     broken = _broken_copy(key_path, tmp_path / "broken.ipynb")
     key, (g_key, g_blank, g_broken) = classroom.grade(
-        [key_path, student_path, tmp_path / "broken.ipynb"], key_path, timeout=timeout)
+        [key_path, student_path, tmp_path / "broken.ipynb"], key_path, timeout=timeout, jobs=3)
     assert key.possible > 0
     assert g_key.score == key.possible, classroom.format_grade(g_key, key)
     assert g_blank.score == 0, classroom.format_grade(g_blank, key)
@@ -393,7 +393,7 @@ def test_grader_survives_timeouts_and_damage(chapter, tmp_path):
     nbformat.write(nb, tmp_path / "slow.ipynb")
     (tmp_path / "damaged.ipynb").write_text("{not json")
     key, (slow, damaged) = classroom.grade([tmp_path / "slow.ipynb", tmp_path / "damaged.ipynb"], result.key,
-                                           timeout=20)
+                                           timeout=8)
     assert slow.score == 0 and "time limit" in slow.status
     assert all("time limit" in a.message for a in slow.answers)
     assert damaged.score == 0 and "not a readable notebook" in damaged.status
@@ -426,6 +426,7 @@ def test_cli(chapter, tmp_path, capsys):
         (["assignment", "grade", str(out / "tiny_assignment.ipynb"), "--csv", "x.txt"], "must name a .csv"),
         (["assignment", str(chapter), "--csv", "x.csv"], "--csv is an option of"),
         (["assignment", str(chapter), "extra.ipynb"], "unexpected argument"),
+        (["assignment", "grade", str(out / "tiny_assignment.ipynb"), "--jobs", "0"], "--jobs must be"),
     ]:
         assert main(argv) == 2, argv
         err = capsys.readouterr().err

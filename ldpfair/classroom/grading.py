@@ -219,11 +219,12 @@ def grades_csv(grades: Sequence[Grade], key: Key) -> str:
 
 
 def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[str] | None = None, *,
-          timeout: float = 600) -> tuple[Key, list[Grade]]:
-    """Grade several submissions against one key.
+          timeout: float = 600, jobs: int = 1) -> tuple[Key, list[Grade]]:
+    """Grade several submissions against one key, ``jobs`` kernels at a time.
 
     Without ``key``, the key named in the first submission's metadata is looked
-    for next to it (``<paper>_solutions.ipynb``).
+    for next to it (``<paper>_solutions.ipynb``). Grades come back in the order of
+    ``submissions``.
 
     Raises
     ------
@@ -242,6 +243,8 @@ def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[
         raise ValueError("a submission is given twice")
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
         raise ValueError(f"--timeout must be a positive number of seconds, got {timeout!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"--jobs must be an integer >= 1, got {jobs!r}")
     if key is None:
         try:
             meta = nbformat.read(paths[0], as_version=4).metadata.get("ldpfair") or {}
@@ -253,4 +256,11 @@ def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[
             raise ValueError(f"no key found next to {str(paths[0])!r}; give --key <paper>_solutions.ipynb")
         key = candidate
     k = load_key(key)
-    return k, [grade_submission(p, k, timeout=timeout) for p in paths]
+    if jobs == 1 or len(paths) == 1:
+        return k, [grade_submission(p, k, timeout=timeout) for p in paths]
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .run import _kernel_environment
+
+    with _kernel_environment(), ThreadPoolExecutor(max_workers=jobs) as pool:  # each kernel is a process
+        return k, list(pool.map(lambda p: grade_submission(p, k, timeout=timeout), paths))
