@@ -15,6 +15,9 @@ __all__ = ["Execution", "execute", "execute_notebook"]
 
 #: Metadata flag of cells appended by the grader: they run after the time limit too.
 FINAL = "ldpfair_final"
+#: The kernel's own log at ERROR: its start-up warning that TCP on localhost is unencrypted would
+#: otherwise land in the output of the cell that started it (e.g. a book page that grades).
+KERNEL_ARGUMENTS = ["--IPKernelApp.log_level=ERROR"]
 
 
 @dataclass
@@ -113,6 +116,7 @@ def execute(nb: Any, *, timeout: float = 600, final_timeout: float = 120,
 
     with tempfile.TemporaryDirectory(prefix="ldpfair-grade-") as tmp, _kernel_environment():
         client = Client(nb, kernel_name=kernel_name, allow_errors=True, timeout_func=cell_timeout,
+                        extra_arguments=list(KERNEL_ARGUMENTS),
                         interrupt_on_timeout=True,
                         error_on_timeout={"ename": "TimeLimit",
                                           "evalue": f"the notebook ran past the time limit of {timeout:g} s",
@@ -157,7 +161,7 @@ def execute_notebook(
     path = Path(path)
     nb = nbformat.read(path, as_version=4)
     with tempfile.TemporaryDirectory(prefix="ldpfair-key-") as tmp, _kernel_environment():
-        NotebookClient(nb, timeout=timeout, kernel_name=kernel_name,
+        NotebookClient(nb, timeout=timeout, kernel_name=kernel_name, extra_arguments=list(KERNEL_ARGUMENTS),
                        resources={"metadata": {"path": tmp}}).execute()
     if write:
         write_atomic([(nb, path)])
