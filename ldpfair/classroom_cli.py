@@ -1,28 +1,71 @@
-"""``ldpfair assignment``: export a chapter's exercises as a student notebook and a solution key."""
+"""``ldpfair assignment``: export a chapter's exercises (student notebook, key, Otter autograder), grade."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 from typing import Any
 
-from .classroom import CONTEXTS, execute_notebook, export_assignment, list_exercises
+from .classroom import CONTEXTS, list_exercises
+
+_GRADE_ONLY = ("key", "csv")  # and --jobs (not None by default: checked apart)
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from .classroom import format_grade, grade, grades_csv
+    from .classroom.exercises import write_atomic
+
+    if not args.submissions:
+        raise ValueError("assignment grade needs one or more submissions: ldpfair assignment grade "
+                         "SUBMISSION.ipynb [...] [--key KEY.ipynb] [--csv OUT.csv]")
+    if args.csv is not None and Path(args.csv).suffix != ".csv":
+        raise ValueError(f"--csv must name a .csv file, got {args.csv!r}")
+    timeout = 600 if args.timeout is None else args.timeout
+    key, grades = grade(args.submissions, args.key, timeout=timeout, jobs=args.jobs)
+    for g in grades:
+        print(format_grade(g, key))
+    if args.csv is not None:
+        write_atomic([(grades_csv(grades, key), Path(args.csv))])
+        print(f"gradebook: {args.csv} ({len(grades)} row{'s' if len(grades) != 1 else ''})")
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.paper == "grade":
+        return _grade(args)
+    if args.submissions:
+        raise ValueError(f"unexpected argument(s) {' '.join(args.submissions)!r}: give one paper, or "
+                         "`ldpfair assignment grade SUBMISSION.ipynb ...` to grade")
+    for opt in _GRADE_ONLY:
+        if getattr(args, opt) is not None:
+            raise ValueError(f"--{opt} is an option of `ldpfair assignment grade`")
+    if args.jobs != 1:
+        raise ValueError("--jobs is an option of `ldpfair assignment grade`")
     if args.list:
         exercises = list_exercises(args.paper)
         if not exercises:
             print(f"{args.paper} has no exercises yet")
             return 0
         for e in exercises:
-            print(f"{e.number:>3}  {e.label:<24} {e.title}")
+            names = ", ".join(a.name for a in e.graded.answers) if e.graded else ""
+            points = f"{e.graded.points:g} pts: {names}" if e.graded else ""
+            print(f"{e.number:>3}  {e.label:<24} {e.title}  [{points}]")
         return 0
-    student, key = export_assignment(args.paper, args.exercises, output=args.output, context=args.context)
-    print(f"student notebook: {student}")
-    print(f"solution key:     {key}")
-    if args.run_key:
-        execute_notebook(key, timeout=args.timeout)
-        print(f"solution key executed without error (outputs saved in {key})")
+    from .classroom import export_assignment
+
+    timeout = 1200 if args.timeout is None else args.timeout
+    if timeout <= 0:
+        raise ValueError(f"--timeout must be a positive number of seconds, got {timeout}")
+    result = export_assignment(args.paper, args.exercises, output=args.output, context=args.context,
+                               timeout=timeout, otter=False if args.no_otter else None)
+    print(f"student notebook: {result.student}")
+    print(f"solution key:     {result.key} (executed; hidden tests from its values)")
+    if result.autograder is not None:
+        print(f"otter master:     {result.master}")
+        print(f"otter autograder: {result.autograder}")
+    if result.note:
+        print(result.note, file=sys.stderr)
     return 0
 
 
@@ -30,12 +73,18 @@ def add_subcommand(subparsers: Any) -> None:
     """Register ``ldpfair assignment``."""
     parser = subparsers.add_parser(
         "assignment",
-        help="export a chapter's exercises: student notebook + solution key",
-        description="Write <paper>_assignment.ipynb (solutions removed, an empty answer cell after "
-        "each exercise, the parameters cell kept) and <paper>_solutions.ipynb (the key). Exercises are "
-        "numbered 1..N in the order of the chapter.",
+        help="export a chapter's exercises (student notebook, key, Otter autograder) or grade submissions",
+        description="`ldpfair assignment PAPER -o DIR` writes <paper>_assignment.ipynb (solutions removed, "
+        "an answer cell and a public test after each exercise), <paper>_solutions.ipynb (the key, executed "
+        "once to compute the hidden tests) and, with otter-grader installed, the Otter master notebook and "
+        "<paper>_autograder.zip. `ldpfair assignment grade SUBMISSION.ipynb [...] [--key KEY.ipynb] "
+        "[--csv OUT.csv]` runs each submission in a fresh kernel and grades it with the key's hidden tests. "
+        "Exercises are numbered 1..N in the order of the chapter.",
     )
-    parser.add_argument("paper", help="paper name (see `ldpfair run --list`) or path of a notebook")
+    parser.add_argument("paper",
+                        help="paper name (see `ldpfair run --list`) or path of a notebook; or `grade`")
+    parser.add_argument("submissions", nargs="*", metavar="SUBMISSION",
+                        help="with `grade`: the students' .ipynb files")
     parser.add_argument("--exercises", "-e", default=None,
                         help="comma-separated exercise numbers or labels (default: all), e.g. 1,3")
     parser.add_argument("-o", "--output", default=None,
@@ -44,7 +93,13 @@ def add_subcommand(subparsers: Any) -> None:
                         help="full: keep the whole chapter (default); setup: only its parameters and "
                         "setup cells before the exercises")
     parser.add_argument("--list", action="store_true", help="list the chapter's exercises and exit")
-    parser.add_argument("--run-key", action="store_true",
-                        help="execute the solution key afterwards (checks it runs; saves its outputs)")
-    parser.add_argument("--timeout", type=int, default=1200, help="seconds per cell for --run-key")
+    parser.add_argument("--no-otter", action="store_true", help="do not write the Otter-Grader autograder")
+    parser.add_argument("--key", default=None, help="with `grade`: the solution key (default: the one "
+                        "named by the submission, next to it)")
+    parser.add_argument("--csv", default=None, help="with `grade`: write one row per submission here")
+    parser.add_argument("--jobs", "-j", type=int, default=1,
+                        help="with `grade`: submissions graded at a time, one kernel each (default 1)")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="seconds: for running the key at export (default 1200), or for running each "
+                        "submission with `grade` (default 600)")
     parser.set_defaults(func=_run)

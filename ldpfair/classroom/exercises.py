@@ -1,51 +1,4 @@
-"""Classroom kit: exercises of the paper notebooks, student assignments and solution keys.
-
-Conventions (for chapter authors)
----------------------------------
-Each paper notebook (``notebooks/<paper>.md``) ends with a section of
-graded-difficulty exercises written with `sphinx-exercise`_ in its *gated* form,
-so that solution code is executed by every book build and cannot rot::
-
-    ```{exercise} A short title
-    :label: <paper>-ex1
-
-    The prompt (Markdown, maths, inline code).
-    ```
-
-    ```{solution-start} <paper>-ex1
-    :class: dropdown
-    ```
-
-    (Markdown and code cells of the solution)
-
-    ```{solution-end}
-    ```
-
-- An exercise is identified by its ``:label:`` (unique in the book; use
-  ``<paper>-ex<N>``). Exercises are numbered 1..N in document order; that number
-  is what ``ldpfair assignment --exercises 1,3`` selects (labels are accepted too).
-- A solution is every cell between ``solution-start <label>`` and
-  ``solution-end``; the non-gated ``{solution} <label>`` directive (Markdown only)
-  is also recognised. Every solution must name the label of an exercise above it.
-- Solution code may use everything defined earlier in the chapter (the
-  ``parameters`` cell, the setup cells, the chapter's results): the default
-  student notebook keeps the whole chapter. For the short ``--context setup``
-  notebook, solutions may only rely on the parameters cell and the code cells
-  tagged ``remove-cell`` or ``exercise-setup`` that precede the first exercise.
-- State the difficulty in the title or the first words of the prompt if you
-  want it shown (e.g. "(warm-up)", "(harder)"); exercises should grow harder.
-
-What :func:`export_assignment` writes (both runnable offline with ``LDPFAIR_DATA_DIR``):
-
-- ``<paper>_assignment.ipynb``: the chapter with every solution removed, each
-  selected exercise as a Markdown prompt followed by an empty code cell tagged
-  ``answer``; unselected exercises are dropped; the ``parameters`` cell is kept
-  (so ``papermill -p profile quick`` works on it too).
-- ``<paper>_solutions.ipynb``: the same notebook with the solutions of the
-  selected exercises (code cells tagged ``solution``) instead of empty answers.
-
-.. _sphinx-exercise: https://ebp-sphinx-exercise.readthedocs.io/
-"""
+"""Exercises of the paper notebooks: parsing, and the student notebook and key built from them."""
 
 from __future__ import annotations
 
@@ -57,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .answers import Graded, parse_declaration
+
 __all__ = [
     "CONTEXTS",
     "Exercise",
@@ -64,8 +19,9 @@ __all__ = [
     "list_exercises",
     "select_exercises",
     "build_assignment",
-    "export_assignment",
-    "execute_notebook",
+    "assignment_metadata",
+    "public_test_source",
+    "write_atomic",
     "exercises_table",
 ]
 
@@ -79,6 +35,12 @@ _TARGET = re.compile(r"^\([\w:.-]+\)=\s*$", re.MULTILINE)
 _CITE = re.compile(r"\{cite(?::[a-z]+)?\}`([^`]+)`")
 _REF = re.compile(r"\{(?:ref|numref|doc|eq)\}`(?:([^`<]*?)\s*<[^>`]+>|([^`]+))`")
 _SETUP_TAGS = ("remove-cell", "exercise-setup")
+#: Tag of the code cell declaring an exercise's graded answers.
+GRADED_TAG = "graded"
+_ADMONITION = re.compile(
+    r"^(?P<fence>`{3,}|:{3,})\{(?P<name>admonition|note|warning|tip|important|seealso|caution|attention|"
+    r"hint|danger|error|margin|dropdown)\}[ \t]*(?P<title>.*?)\s*$")
+_ROLE = re.compile(r"\{(?:term|abbr|math|sub|sup|kbd)\}`([^`]+)`")
 
 
 @dataclass
@@ -97,6 +59,9 @@ class Exercise:
         The exercise body (Markdown), options removed.
     solution : list
         The solution's cells, as ``("markdown" | "code", source, metadata)`` tuples.
+    graded : Graded, optional
+        Its graded answers, declared in a code cell tagged ``graded`` between the
+        exercise and its solution (see :mod:`ldpfair.classroom.answers`).
     """
 
     number: int
@@ -104,6 +69,8 @@ class Exercise:
     title: str
     prompt: str
     solution: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+    graded: Graded | None = None
+    graded_source: str = ""
 
     @property
     def has_code(self) -> bool:
@@ -213,6 +180,15 @@ def _parse(nb: Any, where: str) -> tuple[list[Exercise], list[tuple[str, Any]]]:
             if current is None:
                 raise ValueError(f"{where}: solution-end without a solution-start")
             current = None
+        elif b.kind == "code" and GRADED_TAG in (b.metadata.get("tags") or []):
+            if current is not None or not exercises:
+                raise ValueError(f"{where}: a cell tagged {GRADED_TAG!r} must sit between an exercise and "
+                                 "its solution")
+            ex = list(exercises.values())[-1]
+            if ex.graded is not None:
+                raise ValueError(f"{where}: exercise {ex.label!r} has two cells tagged {GRADED_TAG!r}")
+            ex.graded = parse_declaration(b.source, f"{where}: graded answers of {ex.label!r}")
+            ex.graded_source = b.source
         elif current is not None:
             if b.source.strip():
                 current.solution.append(("markdown" if b.kind == "text" else "code", b.source, b.metadata))
@@ -240,7 +216,7 @@ def _notebook_path(paper: str | os.PathLike[str], folder: str | os.PathLike[str]
     path = Path(paper)
     if path.suffix in (".md", ".ipynb", ".py") and path.is_file():
         return path
-    from .experiments.notebooks import find_notebook
+    from ..experiments.notebooks import find_notebook
 
     return find_notebook(str(paper), folder)
 
@@ -262,7 +238,7 @@ def select_exercises(
     Raises
     ------
     ValueError
-        If there are no exercises, or a number/label does not exist.
+        If there are no exercises, a number/label does not exist or is given twice.
     """
     if not exercises:
         raise ValueError("this chapter has no exercises yet")
@@ -284,22 +260,77 @@ def select_exercises(
             ex = by_label[w]
         else:
             raise ValueError(f"unknown exercise {w!r}; {valid}")
-        if ex not in chosen:
-            chosen.append(ex)
+        if ex in chosen:
+            raise ValueError(f"exercise {ex.number} ({ex.label}) is selected twice")
+        chosen.append(ex)
     return sorted(chosen, key=lambda e: e.number)
 
 
+def _admonitions(markdown: str) -> str:
+    """MyST admonitions (``:::{note}``, ```` ```{admonition} Title ````) as Markdown blockquotes."""
+    lines = markdown.split("\n")
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = _ADMONITION.match(lines[i])
+        if not m:
+            out.append(lines[i])
+            i += 1
+            continue
+        fence = m.group("fence")
+        close = re.compile(rf"^{re.escape(fence[0])}{{{len(fence)},}}\s*$")
+        j = i + 1
+        while j < len(lines) and not close.match(lines[j]):
+            j += 1
+        body = [ln for ln in lines[i + 1 : j] if not _OPTION.match(ln)]
+        title = m.group("title") or m.group("name").capitalize()
+        out += [f"> **{title}**", ">"] + [f"> {ln}".rstrip() for ln in body]
+        i = j + 1
+    return "\n".join(out)
+
+
 def _plain(markdown: str) -> str:
-    """MyST-only syntax made readable in Jupyter: drop targets, flatten cite/ref roles."""
+    """MyST-only syntax made readable in Jupyter: drop targets, flatten roles, admonitions as quotes."""
     markdown = _TARGET.sub("", markdown)
     markdown = _CITE.sub(lambda m: m.group(1), markdown)
     markdown = _REF.sub(lambda m: (m.group(1) or m.group(2) or "").strip(), markdown)
+    markdown = _ROLE.sub(lambda m: m.group(1), markdown)
+    markdown = _admonitions(markdown)
     return markdown.strip("\n")
 
 
 def _is_setup(block: _Block) -> bool:
     tags = block.metadata.get("tags") or []
     return any(t in tags for t in ("parameters", *_SETUP_TAGS))
+
+
+def _specs(ex: Exercise) -> list[dict[str, Any]]:
+    return [{**a.to_dict(), "exercise": ex.number} for a in (ex.graded.answers if ex.graded else ())]
+
+
+def assignment_metadata(name: str, chosen: Sequence[Exercise]) -> dict[str, Any]:
+    """What both notebooks record in ``metadata.ldpfair``: the assignment and its graded answers."""
+    return {"assignment": name, "exercises": [
+        {"number": e.number, "label": e.label, "title": e.title,
+         "graded": e.graded.to_dict() if e.graded else {"answers": [], "manual": []}} for e in chosen]}
+
+
+def _stub(ex: Exercise) -> str:
+    lines = [f"# Exercise {ex.number}: your answer here"]
+    if ex.graded:
+        lines.append("# bind these names (they are graded):")
+        lines += [f"{a.name} = ...  # {a.doc or a.kind}" for a in ex.graded.answers]
+    return "\n".join(lines) + "\n"
+
+
+def public_test_source(ex: Exercise) -> str:
+    """The public test cell of an exercise (type and shape of each answer; prints, never raises)."""
+    from .checks import compact
+
+    specs = ",\n    ".join(repr(compact(s)) for s in _specs(ex))
+    return (f"# Public tests of exercise {ex.number}: the type and shape of your answers (not their values)\n"
+            "from ldpfair.classroom.checks import report_public\n\n"
+            f"report_public(globals(), [\n    {specs},\n])\n")
 
 
 def build_assignment(
@@ -327,11 +358,18 @@ def build_assignment(
     Returns
     -------
     (student, key) : tuple of nbformat.NotebookNode
+        After each exercise the student notebook has its graded answers (Markdown),
+        an answer cell (tagged ``answer``) with a stub per graded name, and a public
+        test cell (tagged ``public-test``). The key has the solution cells (tagged
+        ``solution``), the rubric of open questions and one empty code cell tagged
+        ``hidden-test`` per exercise, which :func:`ldpfair.classroom.export.export_assignment`
+        fills with tests of the key's computed values. Both record the graded answers
+        in ``metadata.ldpfair``.
     """
     import nbformat
     from nbformat import v4
 
-    from .experiments.notebooks import _parameters_cell
+    from ..experiments.notebooks import _parameters_cell
 
     if context not in CONTEXTS:
         raise ValueError(f"context must be one of {CONTEXTS}, got {context!r}")
@@ -347,7 +385,7 @@ def build_assignment(
     numbers = ", ".join(str(e.number) for e in chosen)
 
     def header(kind: str) -> str:
-        from . import __version__
+        from .. import __version__
 
         return (
             f"# {name}: {kind}\n\n"
@@ -355,18 +393,20 @@ def build_assignment(
             f"exercises {numbers} of {len(all_ex)} (numbered as in the book).\n\n"
             "Run it with the `ldpfair` package installed (`pip install -e \".[book]\"` in a clone) and, "
             "offline, `LDPFAIR_DATA_DIR` pointing at the data files. The `parameters` cell can be edited "
-            "or set with papermill (`-p profile quick`)."
+            "or set with papermill (`-p profile quick`). Each exercise says which names are graded: bind "
+            "them in its answer cell, keep the seeds the exercise gives, and run the public test cell "
+            "below it to check their type."
         )
 
     def assemble(kind: str, with_solutions: bool) -> Any:
         cells: list[Any] = []
         md_buf: list[str] = []
 
-        def flush() -> None:
+        def flush(meta: dict[str, Any] | None = None) -> None:
             text = "\n\n".join(t for t in (_plain(s) for s in md_buf) if t.strip())
             md_buf.clear()
             if text.strip():
-                cells.append(v4.new_markdown_cell(text))
+                cells.append(v4.new_markdown_cell(text, metadata=meta or {}))
 
         md_buf.append(header(kind))
         first_text = True
@@ -376,20 +416,34 @@ def build_assignment(
                 seen_exercise = True
                 if item.label not in chosen_labels:
                     continue
+                flush()
+                mark = {"ldpfair": {"exercise": item.number}}
                 title = f" — {item.title}" if item.title else ""
                 md_buf.append(f"### Exercise {item.number}{title}\n\n{item.prompt}")
-                flush()
+                if item.graded:
+                    md_buf.append(item.graded.markdown())
+                flush(mark)
                 if with_solutions:
-                    cells.append(v4.new_markdown_cell(f"**Solution to exercise {item.number}**"))
+                    cells.append(v4.new_markdown_cell(f"**Solution to exercise {item.number}**",
+                                                      metadata=mark))
                     for kind_s, src, meta in item.solution:
                         if kind_s == "code":
                             tags = [*(meta.get("tags") or []), "solution"]
-                            cells.append(v4.new_code_cell(src, metadata={**meta, "tags": tags}))
+                            cells.append(v4.new_code_cell(src, metadata={**meta, "tags": tags, **mark}))
                         else:
-                            cells.append(v4.new_markdown_cell(_plain(src)))
+                            cells.append(v4.new_markdown_cell(_plain(src), metadata=mark))
+                    if item.graded and item.graded.manual:
+                        rubric = [f"**Rubric** ({m.points:g} point{'' if m.points == 1 else 's'}, graded "
+                                  f"by hand) — {m.question} {m.rubric}" for m in item.graded.manual]
+                        cells.append(v4.new_markdown_cell("\n\n".join(rubric), metadata=mark))
+                    if item.graded:
+                        cells.append(v4.new_code_cell(f"# hidden tests of exercise {item.number}\n",
+                                                      metadata={"tags": ["hidden-test"], **mark}))
                 else:
-                    cells.append(v4.new_code_cell(f"# Exercise {item.number}: your answer here\n",
-                                                  metadata={"tags": ["answer"]}))
+                    cells.append(v4.new_code_cell(_stub(item), metadata={"tags": ["answer"], **mark}))
+                    if item.graded:
+                        cells.append(v4.new_code_cell(public_test_source(item),
+                                                      metadata={"tags": ["public-test"], **mark}))
                 continue
             if item_kind == "code":
                 if context == "setup" and (seen_exercise or not _is_setup(item)):
@@ -407,15 +461,26 @@ def build_assignment(
         out = v4.new_notebook(cells=cells)
         out.metadata = {"kernelspec": dict(nb.metadata.get("kernelspec") or {
             "display_name": "Python 3", "language": "python", "name": "python3"}),
-            "language_info": {"name": "python"}}
+            "language_info": {"name": "python"},
+            "ldpfair": assignment_metadata(name, chosen)}
         nbformat.validate(out)
         return out
 
     return assemble("assignment", False), assemble("solution key", True)
 
 
-def _write_atomic(pairs: Sequence[tuple[Any, Path]]) -> None:
-    """Write notebooks to temp files first, then move them all into place."""
+def _umask_mode() -> int:
+    """Mode of a new file under the process umask (0644 under the usual 022)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def write_atomic(pairs: Sequence[tuple[Any, Path]]) -> None:
+    """Write notebooks (or bytes/str) to temp files first, then move them all into place.
+
+    Files get the mode of an ordinary new file under the umask (``mkstemp`` alone gives 0600).
+    """
     import nbformat
 
     temps: list[tuple[str, Path]] = []
@@ -423,8 +488,16 @@ def _write_atomic(pairs: Sequence[tuple[Any, Path]]) -> None:
         for nb, path in pairs:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                nbformat.write(nb, fh)
+            os.fchmod(fd, _umask_mode())
+            if isinstance(nb, bytes):
+                with os.fdopen(fd, "wb") as fb:
+                    fb.write(nb)
+            else:
+                with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                    if isinstance(nb, str):
+                        fh.write(nb)
+                    else:
+                        nbformat.write(nb, fh)
             temps.append((tmp, path))
         for tmp, path in temps:
             os.replace(tmp, path)
@@ -434,93 +507,29 @@ def _write_atomic(pairs: Sequence[tuple[Any, Path]]) -> None:
                 os.unlink(tmp)
 
 
-def export_assignment(
-    paper: str | os.PathLike[str],
-    exercises: Iterable[int | str] | str | None = None,
-    *,
-    output: str | os.PathLike[str] | None = None,
-    context: str = "full",
-    folder: str | os.PathLike[str] | None = None,
-) -> tuple[Path, Path]:
-    """Write ``<paper>_assignment.ipynb`` and ``<paper>_solutions.ipynb``.
-
-    Parameters
-    ----------
-    paper : str or path
-        A paper name (``"xu2019"``, found by :func:`ldpfair.experiments.notebooks.find_notebook`)
-        or the path of a notebook.
-    exercises : numbers, labels, "1,3" or None
-        Which exercises (default: all), numbered 1..N in document order.
-    output : path, optional
-        Output folder (default ``runs/assignments/<paper>``).
-    context : {"full", "setup"}
-        See :func:`build_assignment`.
-    folder : path, optional
-        Folder of the paper notebooks (default as ``ldpfair run``).
-
-    Returns
-    -------
-    (student, key) : tuple of Path
-    """
-    path = _notebook_path(paper, folder)
-    name = path.stem
-    student, key = build_assignment(path, exercises, context=context, paper=name)
-    out = Path(output) if output is not None else Path("runs") / "assignments" / name
-    targets = (out / f"{name}_assignment.ipynb", out / f"{name}_solutions.ipynb")
-    _write_atomic([(student, targets[0]), (key, targets[1])])
-    return targets
-
-
-def execute_notebook(
-    path: str | os.PathLike[str], *, timeout: int = 1200, kernel_name: str = "python3", write: bool = True
-) -> Any:
-    """Execute a notebook with nbclient in its own folder; raise on the first failing cell.
-
-    Parameters
-    ----------
-    path : path
-        An ``.ipynb`` file (e.g. a solution key).
-    timeout : int
-        Seconds per cell.
-    kernel_name : str
-        Jupyter kernel.
-    write : bool
-        Save the executed notebook (with outputs) back to ``path``.
-
-    Returns
-    -------
-    nbformat.NotebookNode
-        The executed notebook.
-    """
-    import nbformat
-    from nbclient import NotebookClient
-
-    path = Path(path)
-    nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=timeout, kernel_name=kernel_name,
-                   resources={"metadata": {"path": str(path.parent.resolve())}}).execute()
-    if write:
-        _write_atomic([(nb, path)])
-    return nb
-
-
 def exercises_table(papers: Sequence[str] | None = None) -> Any:
-    """One row per exercise of every paper notebook: paper, number, label, title, solved in code.
+    """One row per exercise of every paper notebook.
 
+    Columns: paper, number, label, title, code (solved in code), graded (the
+    autograded names), points (autograded), manual (points graded by hand).
     Chapters without exercises get one row with ``number`` 0 and title "(no exercises yet)".
     """
     import pandas as pd
 
-    from .experiments.notebooks import list_notebooks
-    from .papers import PAPERS
+    from ..experiments.notebooks import list_notebooks
+    from ..papers import PAPERS
 
     books = list_notebooks()
+    columns = ["paper", "number", "label", "title", "code", "graded", "points", "manual"]
     rows = []
     for p in papers or PAPERS:
         exs = parse_exercises(books[p]) if p in books else []
         if not exs:
-            rows.append({"paper": p, "number": 0, "label": "", "title": "(no exercises yet)", "code": False})
+            rows.append({"paper": p, "number": 0, "label": "", "title": "(no exercises yet)", "code": False,
+                         "graded": "", "points": 0.0, "manual": 0.0})
         for e in exs:
+            g = e.graded
             rows.append({"paper": p, "number": e.number, "label": e.label, "title": e.title,
-                         "code": e.has_code})
-    return pd.DataFrame(rows, columns=["paper", "number", "label", "title", "code"])
+                         "code": e.has_code, "graded": ", ".join(a.name for a in g.answers) if g else "",
+                         "points": g.points if g else 0.0, "manual": g.manual_points if g else 0.0})
+    return pd.DataFrame(rows, columns=columns)

@@ -1,0 +1,266 @@
+"""Grade submissions locally: run each in a fresh kernel, then the key's hidden tests.
+
+A submission that raises, runs past the time limit or lacks an answer gets 0 for
+the answers concerned and a line saying why; the grader itself never stops on a
+submission.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .run import FINAL, execute
+
+__all__ = ["AnswerGrade", "Grade", "Key", "load_key", "grade_submission", "grade", "format_grade",
+           "grades_csv"]
+
+_MARK = "<<ldpfair-grades>>"
+
+
+@dataclass
+class Key:
+    """A solution key written by the export: its assignment name and graded answers with values."""
+
+    path: Path
+    assignment: str
+    exercises: list[dict[str, Any]]
+
+    @property
+    def specs(self) -> list[dict[str, Any]]:
+        """Every graded answer with its exercise number and expected value."""
+        return [{**a, "exercise": e["number"]} for e in self.exercises for a in e["graded"]["answers"]]
+
+    @property
+    def possible(self) -> float:
+        """Autograded points."""
+        return float(sum(a["points"] for a in self.specs))
+
+    @property
+    def manual_points(self) -> float:
+        """Points graded by hand."""
+        return float(sum(m["points"] for e in self.exercises for m in e["graded"]["manual"]))
+
+
+@dataclass
+class AnswerGrade:
+    """The grade of one answer: its points, score and (when it failed) one line saying why."""
+
+    exercise: int
+    name: str
+    points: float
+    score: float
+    message: str = ""
+
+
+@dataclass
+class Grade:
+    """The grade of one submission."""
+
+    path: Path
+    answers: list[AnswerGrade] = field(default_factory=list)
+    possible: float = 0.0
+    manual_points: float = 0.0
+    status: str = "graded"
+    seconds: float = 0.0
+
+    @property
+    def score(self) -> float:
+        """Autograded points earned."""
+        return float(sum(a.score for a in self.answers))
+
+
+def load_key(path: str | os.PathLike[str]) -> Key:
+    """Read a solution key written by ``ldpfair assignment``.
+
+    Raises
+    ------
+    ValueError
+        If the file is missing, not a notebook, or not a key with computed answers.
+    """
+    import nbformat
+
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"key {str(path)!r} does not exist; give the <paper>_solutions.ipynb that "
+                         "`ldpfair assignment` wrote")
+    try:
+        nb = nbformat.read(path, as_version=4)
+    except Exception as exc:  # noqa: BLE001 - any unreadable file
+        raise ValueError(f"key {str(path)!r} is not a readable notebook ({type(exc).__name__})") from None
+    meta = nb.metadata.get("ldpfair") or {}
+    exercises = meta.get("exercises")
+    if not exercises or any("expected" not in a for e in exercises for a in e["graded"]["answers"]):
+        raise ValueError(f"key {str(path)!r} holds no computed answers: export it again with "
+                         "`ldpfair assignment PAPER -o DIR` (this version writes them)")
+    return Key(path, meta.get("assignment", "?"), exercises)
+
+
+def _grading_cell(specs: list[dict[str, Any]]) -> Any:
+    from nbformat import v4
+
+    src = ("import json as _json\nfrom ldpfair.classroom.checks import run_checks as _run_checks\n\n"
+           f"print({_MARK!r} + _json.dumps(_run_checks(globals(), {specs!r})))\n")
+    return v4.new_code_cell(src, metadata={FINAL: True})
+
+
+def _exercise_at(nb: Any, index: int) -> int | None:
+    for cell in reversed(nb.cells[: index + 1]):
+        number = cell.get("metadata", {}).get("ldpfair", {}).get("exercise")
+        if number:
+            return int(number)
+    return None
+
+
+def _zero(key: Key, grade: Grade, why: str) -> Grade:
+    grade.answers = [AnswerGrade(s["exercise"], s["name"], float(s["points"]), 0.0, why) for s in key.specs]
+    grade.status = why
+    return grade
+
+
+def grade_submission(path: str | os.PathLike[str], key: Key, *, timeout: float = 600) -> Grade:
+    """Grade one submission against ``key`` (never raises for a bad submission).
+
+    Parameters
+    ----------
+    path : path
+        The student's ``.ipynb``.
+    key : Key
+        From :func:`load_key`.
+    timeout : float
+        Seconds for running the whole submission (the hidden tests get their own two minutes).
+    """
+    import nbformat
+
+    path = Path(path)
+    grade = Grade(path, possible=key.possible, manual_points=key.manual_points)
+    try:
+        nb = nbformat.read(path, as_version=4)
+        nbformat.validate(nb)
+    except Exception as exc:  # noqa: BLE001 - a damaged file is graded 0, not a crash
+        return _zero(key, grade, f"not a readable notebook ({type(exc).__name__})")
+    name = (nb.metadata.get("ldpfair") or {}).get("assignment")
+    if name is not None and name != key.assignment:
+        return _zero(key, grade, f"this is the {name} assignment, the key is for {key.assignment}")
+    nb.cells = [c for c in nb.cells if not c.get("metadata", {}).get(FINAL)] + [_grading_cell(key.specs)]
+    run = execute(nb, timeout=timeout)
+    grade.seconds = run.seconds
+    results = None
+    for out in run.notebook.cells[-1].get("outputs", []):
+        for line in out.get("text", "").splitlines():
+            if line.startswith(_MARK):
+                results = json.loads(line[len(_MARK):])
+    if results is None:
+        return _zero(key, grade, run.died or "the hidden tests could not run in this notebook")
+    context: dict[int, str] = {}
+    for index, error in run.errors:
+        if index == len(run.notebook.cells) - 1:
+            continue
+        number = _exercise_at(run.notebook, index)
+        if number is not None and number not in context:
+            context[number] = f"exercise {number} raised {error.splitlines()[0]}"
+    if run.timed_out is not None:
+        grade.status = (f"ran past the time limit of {timeout:g} s (cell {run.timed_out}); "
+                        "later cells were skipped")
+    elif run.died:
+        grade.status = run.died
+    for spec, r in zip(key.specs, results, strict=True):
+        message = r["message"]
+        if message and run.timed_out is not None and "not defined" in message:
+            message += f" (the notebook ran past the time limit of {timeout:g} s)"
+        elif message and spec["exercise"] in context and "not defined" in message:
+            message += f" ({context[spec['exercise']]})"
+        grade.answers.append(AnswerGrade(spec["exercise"], spec["name"], r["points"], r["score"], message))
+    return grade
+
+
+def _pts(x: float) -> str:
+    return f"{x:g}"
+
+
+def _points(x: float) -> str:
+    return f"{x:g} point" + ("" if x == 1 else "s")
+
+
+def format_grade(grade: Grade, key: Key) -> str:
+    """Per exercise: points and one line per failed answer; then ``score: X / Y``."""
+    lines = [f"{grade.path}: {key.assignment}, ran in {grade.seconds:.1f} s"
+             + ("" if grade.status == "graded" else f"; {grade.status}")]
+    for ex in key.exercises:
+        mine = [a for a in grade.answers if a.exercise == ex["number"]]
+        got, of = sum(a.score for a in mine), sum(a.points for a in mine)
+        title = f", {ex['title']}" if ex.get("title") else ""
+        lines.append(f"  exercise {ex['number']}{title}: {_pts(got)} / {_pts(of)}")
+        lines += [f"    {a.name} (0 / {_pts(a.points)}): {a.message}" for a in mine if a.message]
+        for m in ex["graded"]["manual"]:
+            lines.append(f"    open question ({_points(m['points'])}, grade by hand): {m['question']}")
+    manual = f" (+ {_points(grade.manual_points)} graded by hand)" if grade.manual_points else ""
+    lines.append(f"  score: {_pts(grade.score)} / {_pts(grade.possible)}{manual}")
+    return "\n".join(lines)
+
+
+def grades_csv(grades: Sequence[Grade], key: Key) -> str:
+    """One row per submission: score, possible, then each answer's score (``ex<N>.<name>``)."""
+    buf = io.StringIO()
+    names = [f"ex{s['exercise']}.{s['name']}" for s in key.specs]
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["submission", "assignment", "score", "possible", "manual_points", "seconds", "status",
+                     *names])
+    for g in grades:
+        writer.writerow([str(g.path), key.assignment, _pts(g.score), _pts(g.possible), _pts(g.manual_points),
+                         f"{g.seconds:.1f}", g.status, *(_pts(a.score) for a in g.answers)])
+    return buf.getvalue()
+
+
+def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[str] | None = None, *,
+          timeout: float = 600, jobs: int = 1) -> tuple[Key, list[Grade]]:
+    """Grade several submissions against one key, ``jobs`` kernels at a time.
+
+    Without ``key``, the key named in the first submission's metadata is looked
+    for next to it (``<paper>_solutions.ipynb``). Grades come back in the order of
+    ``submissions``.
+
+    Raises
+    ------
+    ValueError
+        For no submissions, a missing submission file, or no usable key (one line).
+    """
+    import nbformat
+
+    if not submissions:
+        raise ValueError("no submission given; pass one or more .ipynb files")
+    paths = [Path(s) for s in submissions]
+    for p in paths:
+        if not p.is_file():
+            raise ValueError(f"submission {str(p)!r} does not exist")
+    if len(set(map(os.path.realpath, paths))) != len(paths):
+        raise ValueError("a submission is given twice")
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
+        raise ValueError(f"--timeout must be a positive number of seconds, got {timeout!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"--jobs must be an integer >= 1, got {jobs!r}")
+    if key is None:
+        try:
+            meta = nbformat.read(paths[0], as_version=4).metadata.get("ldpfair") or {}
+        except Exception:  # noqa: BLE001
+            meta = {}
+        name = meta.get("key")
+        candidate = paths[0].parent / name if name else None
+        if candidate is None or not candidate.is_file():
+            raise ValueError(f"no key found next to {str(paths[0])!r}; give --key <paper>_solutions.ipynb")
+        key = candidate
+    k = load_key(key)
+    if jobs == 1 or len(paths) == 1:
+        return k, [grade_submission(p, k, timeout=timeout) for p in paths]
+    from concurrent.futures import ThreadPoolExecutor
+
+    from .run import _kernel_environment
+
+    with _kernel_environment(), ThreadPoolExecutor(max_workers=jobs) as pool:  # each kernel is a process
+        return k, list(pool.map(lambda p: grade_submission(p, k, timeout=timeout), paths))
