@@ -36,7 +36,9 @@ def add_subcommand(subparsers: Any) -> None:
         "--mechanism", action="append", default=[], metavar="SPEC", help="a user mechanism (repeatable)"
     )
     p.add_argument("--list", action="store_true", help="list the installed plug-in mechanisms")
-    p.add_argument("--datasets", nargs="+", metavar="NAME", help="datasets (default: the profile's)")
+    p.add_argument("--dataset", action="append", default=[], metavar="CARD.toml",
+                   help="a dataset card (CSV or Parquet + TOML card), added to the datasets (repeatable)")
+    p.add_argument("--datasets", nargs="+", metavar="NAME", help="built-in datasets (default: the profile's)")
     p.add_argument(
         "--epsilons", nargs="+", type=float, metavar="EPS", help="budgets (default: the profile's)"
     )
@@ -71,8 +73,9 @@ def _main(args: argparse.Namespace) -> int:
             or f"no plug-in mechanisms installed (entry-point group {plugins.ENTRY_POINT_GROUP})"
         )
         return 0
-    if not args.mechanism:
-        raise ValueError("name at least one --mechanism (e.g. examples/tilted_rr.py:tilted_rr; see -h)")
+    if not args.mechanism and not args.dataset:
+        raise ValueError("name at least one --mechanism or --dataset (e.g. --mechanism "
+                         "examples/tilted_rr.py:tilted_rr, --dataset examples/law_school.toml; see -h)")
     if args.seeds is not None and args.seeds < 1:
         raise ValueError(f"--seeds must be an integer >= 1, got {args.seeds}")
     if args.audit_samples is not None:
@@ -90,6 +93,14 @@ def _main(args: argparse.Namespace) -> int:
     epsilons = list(args.epsilons) if args.epsilons else list(prof["epsilons"])
     t0 = time.perf_counter()
     cards = bench_open.mechanism_cards(specs, epsilons)  # resolves and audits: refusal is one line
+    datasets = list(args.datasets) if args.datasets else list(prof["datasets"])
+    if args.dataset:
+        from .synthesis.experiments import DATASET_LABELS, DATASETS
+
+        datasets += bench_open.datasets_param(tuple(DATASETS)).check(list(args.dataset), "--dataset") or []
+        for card in args.dataset:
+            key = bench_open.add_card(card, DATASETS, DATASET_LABELS)
+            print(f"dataset card {card}: dataset {key!r} validated")
     for r in cards.to_dict("records"):
         level = (
             f"exact level {r['level']:.4g}" if r["privacy"] == "exact" else f"declared level {r['level']:.4g}"
@@ -101,12 +112,12 @@ def _main(args: argparse.Namespace) -> int:
         )
     mechanisms = [*prof["mechanisms"], *specs]
     overrides: dict[str, Any] = {"mechanisms": mechanisms}
+    if args.datasets or args.dataset:
+        overrides["datasets"] = datasets
     if args.epsilons:
         overrides["epsilons"] = epsilons
     if args.seeds is not None:
         overrides["seeds"] = args.seeds
-    if args.datasets:
-        overrides["datasets"] = list(args.datasets)
     output = Path(args.output or "runs/bench/bench.ipynb")
     from ..experiments._cli import _main as run_main
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...experiments import DatasetSpec, Grid, ModelSpec, PrivSpec, holdout
-from ...experiments.parameters import Param, choice, epsilons, integer, n_jobs_param, names, real, seeds
+from ...experiments.parameters import Param, choice, epsilons, integer, n_jobs_param, real, seeds
 from ...ldp import PROTOCOLS, opt_factory
 from ..contract import Profile
 from . import open as _open
@@ -102,7 +102,8 @@ def declare(profile: Profile) -> dict[str, Grid]:
     dict of str to Grid
         Keyed by dataset.
     """
-    datasets = tuple(profile["datasets"])
+    datasets = tuple(_open.add_card(d, DATASETS, DATASET_LABELS) if _open.is_card(d) else d
+                     for d in profile["datasets"])  # a dataset card is read, validated and added
     mechanisms = tuple(profile["mechanisms"])
     unknown = [ds for ds in datasets if ds not in DATASETS]
     if unknown:
@@ -139,7 +140,7 @@ def build(profile: str = "paper", **overrides: Any) -> dict[str, Grid]:
 PARAMETERS: Mapping[str, Param] = {
     "profile": choice("'paper': render the committed full results; 'quick': compute a small grid",
                       ("paper", "quick")),
-    "datasets": names("datasets of the benchmark", tuple(DATASETS), none="the profile's datasets"),
+    "datasets": _open.datasets_param(tuple(DATASETS)),
     "mechanisms": _open.mechanisms_param(MECHANISMS),
     "epsilons": epsilons("privacy budgets", "the profile's budgets, paper: 0.5 ... 8"),
     "seeds": seeds("seeds (repetitions)", "the profile's number, paper: 10"),

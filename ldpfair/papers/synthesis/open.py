@@ -22,6 +22,7 @@ import math
 import os
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -192,3 +193,57 @@ def mechanism_cards(
                 }
             )
     return pd.DataFrame(rows)
+
+
+def is_card(name: Any) -> bool:
+    """Whether a ``datasets`` entry names a dataset card (a ``.toml`` path)."""
+    return isinstance(name, str) and name.lower().endswith(".toml")
+
+
+def add_card(path: str, datasets: dict[str, Any], labels: dict[str, str]) -> str:
+    """Read and validate the card at ``path``; add its dataset to ``datasets``/``labels``; its key.
+
+    The key is the card's ``name``; the entry is the ``file_card`` loader with the
+    card's absolute path and the sha256 of the card and of its table (so an edited
+    card or table gets new cells). A name taken by another dataset is refused.
+    """
+    from ...datasets.user_cards import card_options, read_card
+
+    card, _ = read_card(path)
+    options = card_options(path)
+    entry = ("file_card", options, card.protected, f"dataset card {card.path.name}")
+    if card.name in datasets and datasets[card.name] != entry:
+        raise ValueError(f"dataset card {card.path.name}: its name {card.name!r} is another dataset's; "
+                         "give the card another name")
+    datasets[card.name] = entry
+    labels.setdefault(card.name, card.name)
+    return card.name
+
+
+def datasets_param(builtins: Sequence[str]) -> Param:
+    """The ``datasets`` parameter: built-in names or dataset cards (``path/card.toml``, validated)."""
+    domain = (f"None (the profile's datasets) or a non-empty list of distinct names from "
+              f"{', '.join(map(repr, builtins))} or dataset cards 'path/card.toml'")
+
+    def check(value: Any, name: str) -> list[str] | None:
+        if value is None:
+            return None
+        if isinstance(value, str) or not isinstance(value, (list, tuple)) or not value:
+            raise ValueError(f"{name} must be {domain}, got {value!r}")
+        if len(set(value)) != len(value):
+            raise ValueError(f"{name} must be {domain}, got {value!r} (a name is repeated)")
+        out = []
+        for v in value:
+            if is_card(v):
+                from ...datasets.user_cards import read_card
+
+                read_card(v)
+                out.append(str(Path(v).expanduser().resolve()))  # the kernel runs in another folder
+            elif v in builtins:
+                out.append(v)
+            else:
+                raise ValueError(f"{name}: unknown dataset {v!r}{did_you_mean(str(v), builtins)}; valid: "
+                                 f"{', '.join(builtins)} or a dataset card 'path/card.toml'")
+        return out
+
+    return Param("datasets of the benchmark (names or dataset cards)", domain, check)
