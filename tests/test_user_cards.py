@@ -22,8 +22,8 @@ def _write(tmp_path: Path, frame: pd.DataFrame, card: str) -> Path:
     return path
 
 
-GOOD = 'name = "toy"\nfile = "t.csv"\ntarget = "y"\nfavourable = "good"\nprotected = "g"\nprivileged = "a"\n' \
-       'categorical = ["city"]\n'
+GOOD = ('name = "toy"\nfile = "t.csv"\ntarget = "y"\nfavourable = "good"\nprotected = "g"\n'
+        'privileged = "a"\ncategorical = ["city"]\n')
 
 
 def _frame() -> pd.DataFrame:
@@ -61,7 +61,7 @@ def test_bad_cards_get_one_line_per_problem(tmp_path, frame_edit, card_edit, mes
         read_card(_write(tmp_path, frame, card))
     lines = str(info.value).splitlines()
     assert len(lines) == len(messages)
-    for line, message in zip(lines, messages):
+    for line, message in zip(lines, messages, strict=True):
         assert message in line and line.startswith("dataset card card.toml")
 
 
