@@ -64,6 +64,8 @@ def audit_samples() -> int:
 
 #: Domain size of the benchmark's protected attributes (all binary).
 BENCH_K = 2
+#: User mechanisms named to :func:`admit_all` in this session (their cards join the book's).
+ADMITTED: list[str] = []
 
 
 def user_specs(mechanisms: Sequence[str], builtins: Sequence[str]) -> list[str]:
@@ -127,6 +129,8 @@ def admit_all(specs: Sequence[str], epsilons: Sequence[float], *, samples: int |
                     "reports per input": r.samples,
                 }
             )
+        if spec not in ADMITTED:
+            ADMITTED.append(spec)
     return pd.DataFrame(rows)
 
 
