@@ -11,7 +11,6 @@ the executed notebook, its figures, and beside the notebook
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -44,12 +43,6 @@ def add_subcommand(subparsers: Any) -> None:
     )
     p.add_argument("--seeds", type=int, help="number of seeds (default: the profile's)")
     p.add_argument("--profile", choices=("quick", "paper"), default="quick", help="profile (default quick)")
-    p.add_argument(
-        "--audit-samples",
-        type=int,
-        metavar="N",
-        help="reports per input of the empirical audit (default 1,000,000)",
-    )
     p.add_argument("-o", "--output", help="executed notebook (default runs/bench/bench.ipynb)")
     p.add_argument("--log-output", action="store_true", help="stream the notebook's output")
     p.set_defaults(func=_main)
@@ -78,10 +71,6 @@ def _main(args: argparse.Namespace) -> int:
                          "examples/tilted_rr.py:tilted_rr, --dataset examples/law_school.toml; see -h)")
     if args.seeds is not None and args.seeds < 1:
         raise ValueError(f"--seeds must be an integer >= 1, got {args.seeds}")
-    if args.audit_samples is not None:
-        if args.audit_samples < 100:
-            raise ValueError(f"--audit-samples must be an integer >= 100, got {args.audit_samples}")
-        os.environ["LDPFAIR_AUDIT_SAMPLES"] = str(args.audit_samples)  # inherited by the kernel
     from .synthesis import SPEC, analysis
     from .synthesis import open as bench_open
     from .synthesis.experiments import PROFILES

@@ -19,7 +19,6 @@ measured throughput.
 from __future__ import annotations
 
 import math
-import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -44,22 +43,13 @@ __all__ = [
     "user_specs",
 ]
 
-#: Reports drawn per input by the empirical audit at the door (``LDPFAIR_AUDIT_SAMPLES`` overrides it).
+#: Reports drawn per input by the empirical audit at the door.
 AUDIT_SAMPLES = 10**6
 
 
 def audit_samples() -> int:
-    """:data:`AUDIT_SAMPLES`, or the environment's ``LDPFAIR_AUDIT_SAMPLES`` (an integer >= 100)."""
-    text = os.environ.get("LDPFAIR_AUDIT_SAMPLES")
-    if text is None:
-        return AUDIT_SAMPLES
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 100:
-        raise ValueError(f"LDPFAIR_AUDIT_SAMPLES must be an integer >= 100, got {text!r}")
-    return value
+    """Reports drawn per input by the empirical audits of the chapter (:data:`AUDIT_SAMPLES`)."""
+    return AUDIT_SAMPLES
 
 
 #: Domain size of the benchmark's protected attributes (all binary).
