@@ -182,6 +182,12 @@ def register(name: str, mechanism: Any, *, replace: bool = False) -> UserMechani
     replace : bool
         Allow replacing a name registered earlier.
 
+    Notes
+    -----
+    A registration lives in this process: cells computed in worker processes
+    (``n_jobs > 1``) resolve the name again there, so use an import path or an
+    entry point for parallel runs.
+
     Returns
     -------
     UserMechanism
