@@ -121,7 +121,7 @@ def _tilted_spec() -> str:
     return f"{EXAMPLE}:tilted_rr"
 
 
-def test_import_path_register_and_entry_point_forms(monkeypatch):
+def test_import_path_register_and_entry_point_forms(monkeypatch, capsys):
     um = plugins.resolve_mechanism(_tilted_spec())
     assert um.kind == "channel" and um.origin == "import path"
     assert plugins.display_name(_tilted_spec()) == "tilted_rr"
@@ -146,6 +146,11 @@ def test_import_path_register_and_entry_point_forms(monkeypatch):
     monkeypatch.setattr(plugins, "_entry_points", lambda: {"tilted": EP()})
     assert plugins.entry_point_names() == {"tilted": _tilted_spec()}
     assert plugins.resolve_mechanism("tilted").origin == "entry point"
+    assert plugins.is_user_spec("tilted") and not plugins.is_user_spec("GRR")
+    from ldpfair.cli import main
+
+    assert main(["bench", "--list"]) == 0
+    assert capsys.readouterr().out.strip() == f"tilted = {_tilted_spec()}"
 
 
 @pytest.mark.parametrize(
