@@ -143,6 +143,9 @@ def exact_audit(Q: Any, epsilon: float, *, name: str = "mechanism") -> AuditResu
 def _patterns(mech: Any, reports: Any) -> np.ndarray:
     """Each report's support coded as an integer (bit ``u`` set when ``u`` is supported)."""
     sup = np.asarray(mech.support(reports), dtype=bool)
+    if sup.ndim != 2 or sup.shape[1] > 62:
+        raise ValueError(f"the empirical audit codes supports of at most 62 values as integers; "
+                         f"this mechanism's support has shape {sup.shape}")
     weights = np.left_shift(np.int64(1), np.arange(sup.shape[1], dtype=np.int64))
     return sup.astype(np.int64) @ weights
 
