@@ -28,7 +28,8 @@ __all__ = [
 ]
 
 # Loader modules register their datasets on import.
-for _mod in ("arcolezi", "acs", "makhlouf", "adult", "german_credit", "student", "bank_marketing", "others"):
+for _mod in ("arcolezi", "acs", "makhlouf", "adult", "german_credit", "student", "bank_marketing", "others",
+             "user_cards"):
     try:
         importlib.import_module(f"{__name__}.{_mod}")
     except ModuleNotFoundError as _exc:  # only a loader module not written yet

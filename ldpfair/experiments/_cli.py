@@ -68,6 +68,11 @@ def _list(args: argparse.Namespace) -> int:
         print(f"{name}  ({path})")
         print(describe_parameters(read_parameters(path), name))
         print()
+    from ..ldp.plugins import ENTRY_POINT_GROUP, entry_point_names
+
+    found = entry_point_names()
+    print(f"plug-in mechanisms ({ENTRY_POINT_GROUP}): "
+          + (", ".join(f"{n} = {v}" for n, v in found.items()) or "none installed"))
     return 0
 
 

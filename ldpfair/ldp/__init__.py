@@ -17,6 +17,10 @@ Multidimensional collection: :func:`split_budget`, :func:`privatize`,
 :func:`privatize_frame`. The optimal fairness mechanism of ghoukasian2025:
 :func:`optimal_binary`, :func:`optimal_kary`, :func:`smallest_feasible_zeta`,
 :class:`ChannelMechanism`, :func:`enforce_level`, :func:`opt_factory`.
+
+Mechanisms from outside (:mod:`~ldpfair.ldp.plugins`): :func:`register`, import
+paths ``"pkg.mod:Name"`` and the entry-point group ``ldpfair.mechanisms``, each
+audited for privacy (:mod:`~ldpfair.ldp.audit`) before a benchmark uses it.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from .optimal import (
     optimal_kary,
     smallest_feasible_zeta,
 )
+from .plugins import register
 from .registry import ALIASES, PROTOCOLS, make_protocol, protocol_class
 from .subset import SS, subset_size
 from .unary import OUE, RAPPOR, UnaryEncoding
@@ -83,4 +88,5 @@ __all__ = [
     "enforce_level",
     "KaryResult",
     "opt_factory",
+    "register",
 ]

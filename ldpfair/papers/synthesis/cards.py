@@ -32,6 +32,8 @@ import pandas as pd
 from ..._validation import check_epsilon
 from ...experiments.grid import seed_from
 from ...ldp import SS, LocalHashing, make_protocol, optimal_binary
+from ...ldp.audit import audit
+from . import open as bench_open
 from .experiments import MECHANISMS
 
 __all__ = ["MECHANISMS", "cards", "exact_variance", "mechanism", "report_bits", "simulated_variance"]
@@ -126,7 +128,12 @@ def cards(k: int = 2, epsilons: Sequence[float] = (1.0, 8.0), f: float = 0.3, *,
 
     Columns: ``mechanism, epsilon, var_exact, var_simulated, var_se, z`` ((simulated -
     exact) / se), ``bits, level`` (exact privacy level, ``ln`` of the worst-case
-    ratio), ``users_per_s`` (NaN where the benchmark did not measure it).
+    ratio), ``users_per_s`` (NaN where the benchmark did not measure it),
+    ``audit_lower_bound`` (the empirical privacy audit's lower bound on the level,
+    :func:`ldpfair.ldp.audit.audit`, with :func:`~ldpfair.papers.synthesis.open.audit_samples`
+    reports per input). The user mechanisms admitted in this session
+    (:data:`~ldpfair.papers.synthesis.open.ADMITTED`) follow, with their own cards
+    (no simulated variance; ``users_per_s`` measured here).
     """
     tp = _throughput()
     rows = []
@@ -135,9 +142,15 @@ def cards(k: int = 2, epsilons: Sequence[float] = (1.0, 8.0), f: float = 0.3, *,
             m = mechanism(name, k, eps, f)
             exact = exact_variance(name, k, eps, f)
             sim, se = simulated_variance(name, k, eps, f, n=n, reps=reps, seed=seed)
+            rng = np.random.default_rng(seed_from("synthesis-audit", name, k, float(eps), seed))
+            lower = audit(m, eps, samples=bench_open.audit_samples(), name=name, rng=rng).lower_bound
             hit = tp[(tp["protocol"] == name) & (tp["k"] == k) & np.isclose(tp["epsilon"], eps)]
             rows.append({"mechanism": name, "epsilon": float(eps), "var_exact": exact, "var_simulated": sim,
                          "var_se": se, "z": (sim - exact) / se, "bits": report_bits(name, k, eps),
                          "level": float(math.log(m.worst_case_ratio())),
-                         "users_per_s": float(hit["ldpfair_users_per_s"].iloc[0]) if len(hit) else np.nan})
+                         "users_per_s": float(hit["ldpfair_users_per_s"].iloc[0]) if len(hit) else np.nan,
+                         "audit_lower_bound": lower})
+    if bench_open.ADMITTED and k == bench_open.BENCH_K:
+        user = bench_open.mechanism_cards(bench_open.ADMITTED, epsilons, f, seed=seed)
+        rows += user.drop(columns="privacy").to_dict("records")
     return pd.DataFrame(rows)

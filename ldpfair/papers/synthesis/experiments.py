@@ -20,9 +20,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...experiments import DatasetSpec, Grid, ModelSpec, PrivSpec, holdout
-from ...experiments.parameters import Param, choice, epsilons, integer, n_jobs_param, names, real, seeds
+from ...experiments.parameters import Param, choice, epsilons, integer, n_jobs_param, real, seeds
 from ...ldp import PROTOCOLS, opt_factory
 from ..contract import Profile
+from . import open as _open
 
 __all__ = [
     "DATASETS",
@@ -79,6 +80,8 @@ def _priv(mechanism: str, protected: str) -> PrivSpec:
         return PrivSpec(opt_factory, sensitive=(protected,), needs_y=True, label="OPT")
     if mechanism in PROTOCOLS:
         return PrivSpec(mechanism, sensitive=(protected,), label=mechanism)
+    if _open.plugins.is_user_spec(mechanism):  # resolved and audited by declare
+        return _open.priv(mechanism, protected)
     raise ValueError(f"unknown mechanism {mechanism!r}; valid: {', '.join(MECHANISMS)}")
 
 
@@ -99,14 +102,14 @@ def declare(profile: Profile) -> dict[str, Grid]:
     dict of str to Grid
         Keyed by dataset.
     """
-    datasets = tuple(profile["datasets"])
+    datasets = tuple(_open.add_card(d, DATASETS, DATASET_LABELS) if _open.is_card(d) else d
+                     for d in profile["datasets"])  # a dataset card is read, validated and added
     mechanisms = tuple(profile["mechanisms"])
     unknown = [ds for ds in datasets if ds not in DATASETS]
     if unknown:
         raise ValueError(f"unknown dataset(s) {unknown}; valid: {', '.join(DATASETS)}")
-    bad = [m for m in mechanisms if m not in MECHANISMS]
-    if bad:
-        raise ValueError(f"unknown mechanism(s) {bad}; valid: {', '.join(MECHANISMS)}")
+    user = _open.user_specs(mechanisms, MECHANISMS)
+    _open.admit_all(user, tuple(profile["epsilons"]))  # resolved and audited before any cell runs
     params = dict(profile["model_params"])
     evaluation = holdout(0.2, split_random_state="seed", model_random_state="seed")
     grids = {}
@@ -137,9 +140,8 @@ def build(profile: str = "paper", **overrides: Any) -> dict[str, Grid]:
 PARAMETERS: Mapping[str, Param] = {
     "profile": choice("'paper': render the committed full results; 'quick': compute a small grid",
                       ("paper", "quick")),
-    "datasets": names("datasets of the benchmark", tuple(DATASETS), none="the profile's datasets"),
-    "mechanisms": names("LDP mechanisms (NonDP always included)", MECHANISMS,
-                        none="the profile's mechanisms"),
+    "datasets": _open.datasets_param(tuple(DATASETS)),
+    "mechanisms": _open.mechanisms_param(MECHANISMS),
     "epsilons": epsilons("privacy budgets", "the profile's budgets, paper: 0.5 ... 8"),
     "seeds": seeds("seeds (repetitions)", "the profile's number, paper: 10"),
     "heatmap_epsilons": epsilons("budgets of the heatmaps", "none"),

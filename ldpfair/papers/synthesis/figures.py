@@ -48,6 +48,7 @@ def mechanism_look(name: str) -> tuple[str, str]:
 def _order(frame: pd.DataFrame) -> tuple[list[str], list[str]]:
     ds = [d for d in DATASETS if d in set(frame["dataset"])]
     mech = [m for m in MECHANISMS if m in set(frame["mechanism"])]
+    mech += sorted(set(frame["mechanism"]) - set(MECHANISMS) - {"NonDP"})  # user mechanisms last
     return ds, mech
 
 

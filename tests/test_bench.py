@@ -1,0 +1,55 @@
+"""``ldpfair bench``: user mechanisms and dataset cards through the synthesis chapter."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ldpfair.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+MECH = f"{ROOT / 'examples' / 'tilted_rr.py'}:tilted_rr"
+CARD = str(ROOT / "examples" / "law_school.toml")
+
+
+def _one_line_error(capsys, argv: list[str]) -> str:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("ldpfair bench: error: ")
+    return err
+
+
+def test_leaky_mechanisms_are_refused_before_anything_runs(tmp_path, capsys):
+    leaky = tmp_path / "leaky.py"
+    leaky.write_text("import numpy as np\n\ndef rr(k, epsilon):\n"
+                     "    return np.array([[0.95, 0.05], [0.05, 0.95]])\n")
+    out = tmp_path / "out.ipynb"
+    err = _one_line_error(capsys, ["bench", "--mechanism", f"{leaky}:rr", "-o", str(out)])
+    assert "privacy audit refused" in err and "inputs (0, 1) and output 0" in err
+    assert not out.exists() and not (tmp_path / "out_files").exists()
+    err = _one_line_error(capsys, ["bench", "--mechanism", "no_such_pkg.mod:X", "-o", str(out)])
+    assert "could not import module 'no_such_pkg.mod'" in err
+    assert "--mechanism or --dataset" in _one_line_error(capsys, ["bench"])
+
+
+@pytest.mark.slow
+@pytest.mark.data
+def test_bench_ranks_the_example_mechanism_on_the_example_card(tmp_path, capsys):
+    out = tmp_path / "report.ipynb"
+    argv = ["bench", "--mechanism", MECH, "--dataset", CARD, "--datasets", "german", "--epsilons", "4",
+            "--seeds", "1", "--profile", "quick", "-o", str(out)]
+    assert main(argv) == 0
+    stdout = capsys.readouterr().out
+    assert "admitted tilted_rr at epsilon=4: exact level 4" in stdout
+    files = tmp_path / "report_files"
+    board = pd.read_csv(files / "leaderboard.csv")
+    assert set(board["mechanism"]) == {"GRR", "SS", "OPT", "tilted_rr"}
+    assert (board["datasets"] == 2).all()  # german and the card's law_school
+    cards = pd.read_csv(files / "mechanism_cards.csv")
+    assert cards["audit_lower_bound"].iloc[0] <= cards["level"].iloc[0] == pytest.approx(4.0)
+    text = json.dumps(json.loads(out.read_text()))
+    assert "law_school" in text and "tilted_rr" in text
+    assert (files / "figures" / "synthesis" / "leaderboard.png").exists()
