@@ -12,8 +12,6 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1] / "ldpfair"
 
 #: Circles known and not yet broken (each a sorted tuple of module names); empty once merged.
@@ -120,46 +118,19 @@ def test_the_graph_finds_circles_through_deferred_and_relative_imports(tmp_path)
 
 
 # The circles inside two chapters are broken from below: what asym/kary and forensics read from
-# checks.py now lives in a lower module. checks.py (rewritten elsewhere) still defines its own copies;
-# these tests fail (strict xfail) once it imports them from the lower modules, then drop the marks.
-_PENDING = pytest.mark.xfail(strict=True, reason="checks.py still defines its own copy (issue #36)")
+# checks.py now lives in a lower module,
+# and checks.py imports it from there: one definition each.
 
 
-@_PENDING
 def test_ghoukasian2025_checks_reuses_the_statements():
     from ldpfair.papers.ghoukasian2025 import checks, statements
 
     assert all(getattr(checks, n) is getattr(statements, n) for n in ("lgbm_checks", "two_step_checks"))
 
 
-@_PENDING
 def test_hamman2023_checks_reuses_the_published_tables():
     from ldpfair.papers.hamman2023 import checks, published
 
     names = ("PAPER_TABLE1", "PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4", "published_comparison",
              "committed_results")
     assert all(getattr(checks, n) is getattr(published, n) for n in names)
-
-
-def test_the_lower_copies_agree_with_checks_meanwhile():
-    """Until checks.py imports them, its copies and the lower modules' give the same answers."""
-    import pandas as pd
-
-    from ldpfair.papers.ghoukasian2025 import checks as gc
-    from ldpfair.papers.ghoukasian2025 import statements
-    from ldpfair.papers.hamman2023 import checks as hc
-    from ldpfair.papers.hamman2023 import published
-
-    assert (gc.ACC_TOLERANCE, gc.LARGE_EPSILON) == (statements.ACC_TOLERANCE, statements.LARGE_EPSILON)
-    for n in ("PAPER_TABLE1", "PAPER_TABLE2", "PAPER_TABLE3", "PAPER_TABLE4"):
-        pd.testing.assert_frame_equal(getattr(hc, n), getattr(published, n))
-    assert dict(hc.PAPER_NUMBERS) == dict(published.PAPER_NUMBERS)
-    rng = __import__("numpy").random.default_rng(0)
-    frame = pd.DataFrame([{"dataset": ds, "mechanism": m, "epsilon": e, "seed": s, "figure": "fig1",
-                           "acc": rng.uniform(0.7, 0.8), "Delta_SP": rng.uniform(0, 0.2),
-                           "Delta_EO": rng.uniform(0, 0.2), "Delta_EOd": rng.uniform(0, 0.2)}
-                          for ds in ("adult", "lsac") for m in ("OPT", "GRR", "RR")
-                          for e in (0.5, 1.0, 4.0, 8.0) for s in range(3)])
-    assert gc.lgbm_checks(frame[frame["dataset"] == "adult"], "fig1") == statements.lgbm_checks(
-        frame[frame["dataset"] == "adult"], "fig1")
-    assert gc.two_step_checks(frame) == statements.two_step_checks(frame)

@@ -21,7 +21,7 @@ PAPER_NOTEBOOKS = sorted(p for p in NOTEBOOKS.glob("*.md") if not p.name.startsw
 MAX_CODE_LINES = 200
 #: How many printed lines before the exercises each chapter still has (findings not yet Markdown).
 #: Empty once every chapter shows its findings through its package.
-KNOWN_PRINTS: dict[str, int] = {"hamman2023": 1}
+KNOWN_PRINTS: dict[str, int] = {}
 
 
 def code_cells(text: str) -> list[list[str]]:
