@@ -125,7 +125,7 @@ def quoted_cells(results: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def _decimals(table: str, value_e3: float, default: int) -> int:
-    from .checks import _DECIMAL_EXCEPTIONS
+    from .published import _DECIMAL_EXCEPTIONS
 
     return int(_DECIMAL_EXCEPTIONS.get((table, float(value_e3)), default))
 
@@ -220,10 +220,10 @@ def compute(results: str | None = None, *, reps: int = 200, seed: int = 2023) ->
     from pathlib import Path
 
     from ... import __version__
+    from ...config import results_dir
     from ...experiments.cache import atomic_write_text
-    from ...experiments.notebooks import results_dir
     from ...experiments.results import stamp_results
-    from .checks import committed_results
+    from .published import committed_results
 
     root = Path(results) if results is not None else results_dir("hamman2023")
     start = time.perf_counter()
@@ -241,7 +241,7 @@ def compute(results: str | None = None, *, reps: int = 200, seed: int = 2023) ->
 
 @functools.lru_cache(maxsize=1)
 def _committed_cell_table() -> pd.DataFrame:
-    from ...experiments.notebooks import results_dir
+    from ...config import results_dir
     from ...experiments.results import check_results_file
 
     path = results_dir("hamman2023") / f"{SUMMARY}.csv.gz"

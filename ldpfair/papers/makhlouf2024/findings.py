@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from ...experiments import coverage_note
-from ...reporting import claims_table
+from ...reporting import Claim, claims_table
 from ...tables import Table
 from . import checks, draws, tables
 from .claims import claims
@@ -54,3 +54,13 @@ def claims_with_authors(summ: pd.DataFrame) -> Table:
     ct["failing on the authors' runs"] = ["; ".join(k for k, v in theirs[c].checks.items() if not v)
                                           for c in ct["claim"]]
     return tables.claims(ct)
+
+
+def claim_causes(claim_list: Sequence[Claim], authors_runs: Sequence[pd.DataFrame]) -> str:
+    """The computed cause of each claim that has one (:func:`.checks.claim_causes`), one paragraph each."""
+    out = []
+    for c in checks.claim_causes(claim_list, list(authors_runs)):
+        if c.cause is not None:
+            out.append(f"**{c.id}** ({c.verdict}; {c.cause.kind}, {c.cause.covered} of "
+                       f"{c.cause.disagreeing} disagreements covered): {c.cause.text}")
+    return "\n\n".join(out)
