@@ -378,8 +378,14 @@ def kernel_config() -> Any:
     runtime = Path(jupyter_runtime_dir())
     runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
     # an absolute socket prefix: the client and the kernel (which runs in another folder) meet there,
-    # and a killed run leaves no socket file in the output folder
-    return Config({"KernelManager": {"transport": "ipc", "ip": str(runtime / "ldpfair-kernel")}})
+    # and a killed run leaves no socket file in the output folder. The prefix is unique to this
+    # configuration: jupyter_client numbers IPC "ports" by the first free file name, so kernels
+    # started at the same time by two processes under one prefix could pick the same sockets (and
+    # then reject each other's messages as badly signed).
+    import uuid
+
+    prefix = runtime / f"ldpfair-kernel-{os.getpid()}-{uuid.uuid4().hex[:12]}"
+    return Config({"KernelManager": {"transport": "ipc", "ip": str(prefix)}})
 
 
 def prepare_book_kernels() -> None:
