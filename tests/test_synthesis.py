@@ -197,7 +197,8 @@ def test_audit_table_is_the_cards_privacy_columns():
     assert list(book["mechanism"]) == list(cards.MECHANISMS) == list(c["mechanism"])
     np.testing.assert_array_equal(book["level"], c["level"])
     np.testing.assert_array_equal(book["audit_lower_bound"], c["audit_lower_bound"])
-    assert (book["audit_lower_bound"] <= book["level"]).all() and (book["audit_lower_bound"] > 3.5).all()
+    gap = book["level"] - book["audit_lower_bound"]
+    assert ((gap >= 0) & (gap < 0.1)).all()  # sound, and tight at a million reports per input
 
 
 @pytest.mark.parametrize("args, word", [(("Laplace", 2, 1.0), "mechanism"), (("GRR", 1, 1.0), "k"),
