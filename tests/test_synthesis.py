@@ -189,6 +189,18 @@ def test_card_privacy_levels_and_bits():
     assert cards.exact_variance("GRR", 2, 30.0, 0.3) < 1e-9
 
 
+def test_audit_table_is_the_cards_privacy_columns():
+    """`cards.audits` (the book's "Adding a mechanism" page) gives the cards' levels and audit bounds."""
+    a = cards.audits(2, (4.0,))
+    book = a[a["origin"] == "book"].reset_index(drop=True)
+    c = cards.cards(2, (4.0,), reps=10).iloc[: len(book)].reset_index(drop=True)
+    assert list(book["mechanism"]) == list(cards.MECHANISMS) == list(c["mechanism"])
+    np.testing.assert_array_equal(book["level"], c["level"])
+    np.testing.assert_array_equal(book["audit_lower_bound"], c["audit_lower_bound"])
+    gap = book["level"] - book["audit_lower_bound"]
+    assert ((gap >= 0) & (gap < 0.1)).all()  # sound, and tight at a million reports per input
+
+
 @pytest.mark.parametrize("args, word", [(("Laplace", 2, 1.0), "mechanism"), (("GRR", 1, 1.0), "k"),
                                         (("OPT", 3, 1.0), "k"), (("GRR", 2, 1.0, 1.5), "f")])
 def test_cards_reject_bad_input(args, word):

@@ -36,7 +36,9 @@ from ...ldp.audit import audit
 from . import open as bench_open
 from .experiments import MECHANISMS
 
-__all__ = ["MECHANISMS", "cards", "exact_variance", "mechanism", "report_bits", "simulated_variance"]
+__all__ = [
+    "MECHANISMS", "audits", "cards", "exact_variance", "mechanism", "report_bits", "simulated_variance",
+]
 
 _THROUGHPUT = Path(__file__).resolve().parents[3] / "results" / "benchmarks" / "ldp_throughput.csv"
 
@@ -122,6 +124,37 @@ def _throughput() -> pd.DataFrame:
     return pd.read_csv(_THROUGHPUT)[["protocol", "k", "epsilon", "ldpfair_users_per_s"]]
 
 
+def _audit_lower(name: str, m: Any, k: int, epsilon: float, seed: int) -> float:
+    """The empirical audit's lower bound on the level of the book's mechanism ``m`` (seeded by name)."""
+    rng = np.random.default_rng(seed_from("synthesis-audit", name, k, float(epsilon), seed))
+    return audit(m, epsilon, samples=bench_open.audit_samples(), name=name, rng=rng).lower_bound
+
+
+def audits(
+    k: int = 2, epsilons: Sequence[float] = (1.0, 8.0), f: float = 0.3, *, seed: int = 0
+) -> pd.DataFrame:
+    """The privacy columns of :func:`cards` alone (no simulation): one row per (mechanism, epsilon).
+
+    Columns: ``mechanism, epsilon, level`` (exact level), ``audit_lower_bound``
+    (the same audit, with the same seeds, as :func:`cards`), ``origin`` (``"book"``
+    or ``"user"``: the user mechanisms admitted in this session follow the book's).
+    """
+    rows = []
+    for name in MECHANISMS:
+        for eps in epsilons:
+            m = mechanism(name, k, eps, f)
+            rows.append({"mechanism": name, "epsilon": float(eps),
+                         "level": float(math.log(m.worst_case_ratio())),
+                         "audit_lower_bound": _audit_lower(name, m, k, eps, seed), "origin": "book"})
+    if bench_open.ADMITTED and k == bench_open.BENCH_K:
+        audited = bench_open.admit_all(bench_open.ADMITTED, epsilons)
+        for r in audited.to_dict("records"):
+            rows.append({"mechanism": r["mechanism"], "epsilon": float(r["epsilon"]),
+                         "level": r["exact level"],
+                         "audit_lower_bound": r["audit lower bound"], "origin": "user"})
+    return pd.DataFrame(rows)
+
+
 def cards(k: int = 2, epsilons: Sequence[float] = (1.0, 8.0), f: float = 0.3, *, n: int = 1000,
           reps: int = 400, seed: int = 0) -> pd.DataFrame:
     """The mechanism card table: one row per (mechanism, epsilon).
@@ -142,8 +175,7 @@ def cards(k: int = 2, epsilons: Sequence[float] = (1.0, 8.0), f: float = 0.3, *,
             m = mechanism(name, k, eps, f)
             exact = exact_variance(name, k, eps, f)
             sim, se = simulated_variance(name, k, eps, f, n=n, reps=reps, seed=seed)
-            rng = np.random.default_rng(seed_from("synthesis-audit", name, k, float(eps), seed))
-            lower = audit(m, eps, samples=bench_open.audit_samples(), name=name, rng=rng).lower_bound
+            lower = _audit_lower(name, m, k, eps, seed)
             hit = tp[(tp["protocol"] == name) & (tp["k"] == k) & np.isclose(tp["epsilon"], eps)]
             rows.append({"mechanism": name, "epsilon": float(eps), "var_exact": exact, "var_simulated": sim,
                          "var_se": se, "z": (sim - exact) / se, "bits": report_bits(name, k, eps),

@@ -86,10 +86,12 @@ def mechanism_cards_table(mc: pd.DataFrame) -> Table:
     """The mechanism cards (:func:`.cards.cards`): variance exact and simulated, bits, level, speed."""
     return table(mc, key=["mechanism", "epsilon"],
                  digits={"epsilon": "g", "var_exact": ".4g", "var_simulated": ".4g", "var_se": ".2g",
-                         "z": "+.2f", "level": 4, "users_per_s": ".3g", "bits": "g"},
+                         "z": "+.2f", "level": 4, "audit_lower_bound": 4, "users_per_s": ".3g",
+                         "bits": "g"},
                  labels={"mechanism": "mechanism", "var_exact": "n Var (exact)",
                          "var_simulated": "n Var (simulated)", "var_se": "s.e.",
-                         "bits": "bits / report", "level": "privacy level", "users_per_s": "users / s"},
+                         "bits": "bits / report", "level": "privacy level", "users_per_s": "users / s",
+                         "audit_lower_bound": "audit lower bound"},
                  caption="The mechanism cards.")
 
 
