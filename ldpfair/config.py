@@ -37,7 +37,7 @@ value and what is valid.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -46,6 +46,7 @@ __all__ = [
     "VARIABLES",
     "Variable",
     "absolute_paths",
+    "raw_values",
     "blas_kernels",
     "select_blas_kernels",
     "compute",
@@ -201,6 +202,11 @@ def path_from_env(name: str, kind: str = "folder") -> Path | None:
     if kind == "file" and path.is_dir():
         raise _invalid(name, value, valid, " (it names a folder)")
     return path
+
+
+def raw_values(names: Iterable[str]) -> dict[str, str | None]:
+    """The environment's raw value of each of ``names`` (None when unset), for reports such as ``doctor``."""
+    return {n: os.environ.get(n) for n in names}
 
 
 def absolute_paths() -> dict[str, str]:

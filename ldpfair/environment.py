@@ -363,7 +363,8 @@ def doctor_report() -> list[str]:
     lines.append("environment variables:")
     names = [v.name for v in config.VARIABLES] + ["OPENBLAS_CORETYPE", "OPENBLAS_NUM_THREADS",
                                                   "OMP_NUM_THREADS", "MKL_NUM_THREADS", "MPLBACKEND"]
-    lines += [f"  {n}={os.environ[n]}" if n in os.environ else f"  {n} unset" for n in dict.fromkeys(names)]
+    lines += [f"  {n}={v}" if v is not None else f"  {n} unset"
+              for n, v in config.raw_values(dict.fromkeys(names)).items()]
     rec = lock_record()
     if rec is None:
         lines.append(f"lock: no {LOCK_FILE} here (not a source checkout)")

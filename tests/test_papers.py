@@ -61,7 +61,10 @@ def test_status_and_verify_with_committed_results(fake_paper, capsys):
     ex.stamp_results(path, trust=True)  # even stamped as trusted, the recomputation (of every cell) tells
     table = papers.verify(FAKE, n_cells=1, seed=0)
     assert table.loc[0, "problems"] >= 1
-    assert all("column x: committed" in p for p in table.attrs["problems"])
+    # one line per differing cell, then what differs in the environment
+    *cells, summary = table.attrs["problems"]
+    assert cells and all("column x: committed" in p for p in cells)
+    assert f"values differ on {len(cells)} cells" in summary
 
 
 def test_a_second_read_of_the_same_results_is_a_copy_the_caller_may_change(fake_paper):

@@ -56,10 +56,7 @@ def _kernel_environment() -> Iterator[None]:
 
     with contextlib.ExitStack() as stack:
         stack.enter_context(config.exported(config.RESULTS_DIR, results_dir().resolve(), override=False))
-        for name in (config.DATA_DIR, config.RESULTS_DIR):
-            value = os.environ.get(name)
-            if value and not os.path.isabs(value):
-                stack.enter_context(config.exported(name, os.path.abspath(value)))
+        config.absolute_paths()  # relative LDPFAIR_* folders, resolved against this folder once
         yield
 
 

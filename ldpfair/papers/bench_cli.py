@@ -84,11 +84,11 @@ def _main(args: argparse.Namespace) -> int:
     cards = bench_open.mechanism_cards(specs, epsilons)  # resolves and audits: refusal is one line
     datasets = list(args.datasets) if args.datasets else list(prof["datasets"])
     if args.dataset:
-        from .synthesis.experiments import DATASET_LABELS, DATASETS
+        from .synthesis.experiments import CARD_DATASETS, CARD_LABELS, DATASETS
 
         datasets += bench_open.datasets_param(tuple(DATASETS)).check(list(args.dataset), "--dataset") or []
         for card in args.dataset:
-            key = bench_open.add_card(card, DATASETS, DATASET_LABELS)
+            key = bench_open.add_card(card, CARD_DATASETS, CARD_LABELS, builtin=DATASETS)
             print(f"dataset card {card}: dataset {key!r} validated")
     for r in cards.to_dict("records"):
         level = (

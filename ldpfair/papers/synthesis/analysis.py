@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .experiments import DATASET_LABELS, FAIRNESS, UTILITY
+from .experiments import FAIRNESS, UTILITY, dataset_label
 
 __all__ = ["combine", "cost", "deltas", "leaderboard", "means"]
 
@@ -144,7 +144,7 @@ def cost(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         n = 0 if f is None else len(f)
         sec = float(f["t_total"].sum()) if n and "t_total" in f.columns else 0.0
         cov = getattr(f, "attrs", {}).get("coverage", {}) if f is not None else {}
-        rows.append({"dataset": DATASET_LABELS.get(key, key), "cells": n, "declared": cov.get("total", n),
+        rows.append({"dataset": dataset_label(key), "cells": n, "declared": cov.get("total", n),
                      "core_seconds": sec, "seconds_per_cell": sec / n if n else np.nan})
     out = pd.DataFrame(rows, columns=["dataset", "cells", "declared", "core_seconds", "seconds_per_cell"])
     out["core_hours"] = out["core_seconds"] / 3600

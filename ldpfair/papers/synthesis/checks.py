@@ -16,7 +16,7 @@ import pandas as pd
 
 from ...ldp import PROTOCOLS
 from .analysis import combine, leaderboard, means
-from .experiments import DATASET_LABELS, DATASETS, PROFILES, declare
+from .experiments import PROFILES, dataset_label, dataset_order, declare
 
 __all__ = ["CLAIMS", "claim_checks", "generalisation", "headline", "scoreboard"]
 
@@ -122,14 +122,14 @@ def generalisation(checks: pd.DataFrame) -> pd.DataFrame:
     dataset has no results. The ``holds on`` column gives ``n/N`` over the datasets
     with results.
     """
-    cols = [DATASET_LABELS.get(d, d) for d in DATASETS if d in set(checks["dataset"])]
+    cols = [dataset_label(d) for d in dataset_order() if d in set(checks["dataset"])]
     rows = []
     for claim, (paper, statement, _) in CLAIMS.items():
         c = checks[checks["claim"] == claim].set_index("dataset")
         row: dict[str, Any] = {"paper": paper, "claim": claim, "statement": statement}
         n = held = 0
-        for d in DATASETS:
-            label = DATASET_LABELS.get(d, d)
+        for d in dataset_order():
+            label = dataset_label(d)
             if label not in cols:
                 continue
             if d not in c.index or pd.isna(c.at[d, "holds"]):

@@ -28,6 +28,11 @@ from . import open as _open
 __all__ = [
     "DATASETS",
     "DATASET_LABELS",
+    "CARD_DATASETS",
+    "CARD_LABELS",
+    "dataset_entry",
+    "dataset_label",
+    "dataset_order",
     "EPSILONS",
     "FAIRNESS",
     "LGBM_PARAMS",
@@ -55,6 +60,28 @@ DATASET_LABELS: dict[str, str] = {
     "adult": "Adult", "acs_coverage": "ACSCoverage", "lsac": "LSAC", "compas": "COMPAS",
     "german": "German", "bank": "Bank", "student_math": "Student Math", "dutch": "Dutch",
 }
+#: Datasets read from dataset cards in this session (:func:`declare` adds them), apart from the
+#: built-in :data:`DATASETS`, which never change; looked up with :func:`dataset_entry`.
+CARD_DATASETS: dict[str, tuple[str, dict[str, Any], str, str]] = {}
+#: Labels of :data:`CARD_DATASETS` (a card's name).
+CARD_LABELS: dict[str, str] = {}
+
+
+def dataset_entry(key: str) -> tuple[str, dict[str, Any], str, str]:
+    """``(registry name, options, protected attribute, source)`` of a built-in or card dataset."""
+    return DATASETS[key] if key in DATASETS else CARD_DATASETS[key]
+
+
+def dataset_label(key: str) -> str:
+    """The human label of a dataset (a card's name for a card; the key when unknown)."""
+    return DATASET_LABELS.get(key) or CARD_LABELS.get(key, key)
+
+
+def dataset_order() -> list[str]:
+    """The built-in datasets in the chapter's order, then the cards read in this session."""
+    return [*DATASETS, *CARD_DATASETS]
+
+
 #: The private mechanisms, in the order of the tables (OPT last).
 MECHANISMS: tuple[str, ...] = (*PROTOCOLS, "OPT")
 EPSILONS: tuple[float, ...] = (0.5, 1.0, 2.0, 4.0, 8.0)
@@ -102,10 +129,11 @@ def declare(profile: Profile) -> dict[str, Grid]:
     dict of str to Grid
         Keyed by dataset.
     """
-    datasets = tuple(_open.add_card(d, DATASETS, DATASET_LABELS) if _open.is_card(d) else d
-                     for d in profile["datasets"])  # a dataset card is read, validated and added
+    # a dataset card is read, validated and added to the session's CARD_DATASETS
+    datasets = tuple(_open.add_card(d, CARD_DATASETS, CARD_LABELS, builtin=DATASETS)
+                     if _open.is_card(d) else d for d in profile["datasets"])
     mechanisms = tuple(profile["mechanisms"])
-    unknown = [ds for ds in datasets if ds not in DATASETS]
+    unknown = [ds for ds in datasets if ds not in DATASETS and ds not in CARD_DATASETS]
     if unknown:
         raise ValueError(f"unknown dataset(s) {unknown}; valid: {', '.join(DATASETS)}")
     user = _open.user_specs(mechanisms, MECHANISMS)
@@ -114,7 +142,7 @@ def declare(profile: Profile) -> dict[str, Grid]:
     evaluation = holdout(0.2, split_random_state="seed", model_random_state="seed")
     grids = {}
     for key in datasets:
-        name, options, protected, _ = DATASETS[key]
+        name, options, protected, _ = dataset_entry(key)
         privs: list[PrivSpec | None] = [None]
         privs += [_priv(m, protected) for m in mechanisms]
         grids[key] = Grid(

@@ -16,7 +16,7 @@ import pandas as pd
 
 from ... import style
 from .analysis import deltas
-from .experiments import DATASET_LABELS, DATASETS, MECHANISMS
+from .experiments import MECHANISMS, dataset_label, dataset_order
 
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
@@ -46,7 +46,7 @@ def mechanism_look(name: str) -> tuple[str, str]:
 
 
 def _order(frame: pd.DataFrame) -> tuple[list[str], list[str]]:
-    ds = [d for d in DATASETS if d in set(frame["dataset"])]
+    ds = [d for d in dataset_order() if d in set(frame["dataset"])]
     mech = [m for m in MECHANISMS if m in set(frame["mechanism"])]
     mech += sorted(set(frame["mechanism"]) - set(MECHANISMS) - {"NonDP"})  # user mechanisms last
     return ds, mech
@@ -76,7 +76,7 @@ def heatmap(frame: pd.DataFrame, epsilon: float) -> plt.Figure:
             im = ax.imshow(v, cmap="RdBu_r" if sign < 0 else "RdBu", vmin=-lim, vmax=lim, aspect="auto")
             ax.set_title(f"{title} (points)")
             ax.set_xticks(range(t.shape[1]), list(t.columns), rotation=60, ha="right")
-            ax.set_yticks(range(t.shape[0]), [DATASET_LABELS.get(d, d) for d in t.index])
+            ax.set_yticks(range(t.shape[0]), [dataset_label(d) for d in t.index])
             ax.grid(False)
             fig.colorbar(im, ax=ax, shrink=0.85)
         fig.suptitle(f"Change against NonDP at ε = {epsilon:g} (mean over seeds; blue: fairer or "
@@ -108,7 +108,7 @@ def scatter(frame: pd.DataFrame) -> plt.Figure:
                            color=colour, marker=mark, alpha=0.85, linewidths=0)
             ax.axhline(0, color="0.4", lw=0.8)
             ax.axvline(0, color="0.4", lw=0.8)
-            ax.set_title(DATASET_LABELS.get(key, key))
+            ax.set_title(dataset_label(key))
         for ax in axes.flat[len(ds):]:
             ax.set_visible(False)
         for ax in axes[:, 0]:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -194,7 +194,8 @@ def is_card(name: Any) -> bool:
     return isinstance(name, str) and name.lower().endswith(".toml")
 
 
-def add_card(path: str, datasets: dict[str, Any], labels: dict[str, str]) -> str:
+def add_card(path: str, datasets: dict[str, Any], labels: dict[str, str], *,
+             builtin: Mapping[str, Any] = {}) -> str:  # noqa: B006 - read only
     """Read and validate the card at ``path``; add its dataset to ``datasets``/``labels``; its key.
 
     The key is the card's ``name``; the entry is the ``file_card`` loader with the
@@ -206,7 +207,7 @@ def add_card(path: str, datasets: dict[str, Any], labels: dict[str, str]) -> str
     card, _ = read_card(path)
     options = card_options(path)
     entry = ("file_card", options, card.protected, f"dataset card {card.path.name}")
-    if card.name in datasets and datasets[card.name] != entry:
+    if card.name in builtin or (card.name in datasets and datasets[card.name] != entry):
         raise ValueError(f"dataset card {card.path.name}: its name {card.name!r} is another dataset's; "
                          "give the card another name")
     datasets[card.name] = entry

@@ -15,7 +15,7 @@ from ...datasets import cards as data_cards
 from ...experiments import coverage_note
 from ...tables import Table, table
 from . import checks
-from .experiments import DATASET_LABELS, DATASETS
+from .experiments import dataset_entry, dataset_label
 
 __all__ = ["datasets_table", "dataset_options_table", "coverage", "cost_table", "leaderboard_table",
            "generalisation_table", "claims_table", "mechanism_cards_table", "summary"]
@@ -23,7 +23,7 @@ __all__ = ["datasets_table", "dataset_options_table", "coverage", "cost_table", 
 
 def datasets_table(keys: Iterable[str]) -> Table:
     """The data card of each dataset of the grid (:func:`ldpfair.datasets.cards.data_cards_table`)."""
-    frame = data_cards.data_cards_table([(DATASETS[k][0], DATASETS[k][1]) for k in keys])
+    frame = data_cards.data_cards_table([(dataset_entry(k)[0], dataset_entry(k)[1]) for k in keys])
     long_text = [c for c in ("options", "attributes", "sensitive", "P(Y=1) by group", "source", "license",
                              "citation") if c in frame.columns]
     return table(frame, key="dataset", text=long_text, caption="The datasets, as loaded.")
@@ -32,15 +32,15 @@ def datasets_table(keys: Iterable[str]) -> Table:
 def dataset_options_table(keys: Iterable[str]) -> Table:
     """How each dataset is loaded: registry name, options, protected attribute, the paper it follows."""
     frame = pd.DataFrame([
-        {"dataset": DATASET_LABELS[k], "registry name": DATASETS[k][0],
-         "options": ", ".join(f"{o}={v!r}" for o, v in DATASETS[k][1].items()) or "defaults",
-         "protected attribute": DATASETS[k][2], "as in": DATASETS[k][3]} for k in keys])
+        {"dataset": dataset_label(k), "registry name": dataset_entry(k)[0],
+         "options": ", ".join(f"{o}={v!r}" for o, v in dataset_entry(k)[1].items()) or "defaults",
+         "protected attribute": dataset_entry(k)[2], "as in": dataset_entry(k)[3]} for k in keys])
     return table(frame, key="dataset", text=["options", "as in"], caption="How each dataset is loaded.")
 
 
 def coverage(frames: Mapping[str, pd.DataFrame]) -> str:
     """One Markdown line per dataset: how many of its declared cells are present."""
-    return "\n\n".join(f"{DATASET_LABELS[key]}: {coverage_note(df.attrs['coverage'])}"
+    return "\n\n".join(f"{dataset_label(key)}: {coverage_note(df.attrs['coverage'])}"
                        for key, df in frames.items())
 
 
@@ -100,7 +100,7 @@ def summary(frames: Mapping[str, pd.DataFrame], gen: pd.DataFrame, results: pd.D
     """The chapter's findings in Markdown: coverage, where each claim generalises, measured cost."""
     cov = [f.attrs["coverage"] for f in frames.values()]
     present, total = sum(c["present"] for c in cov), sum(c["total"] for c in cov)
-    with_results = [DATASET_LABELS[k] for k, f in frames.items() if len(f)]
+    with_results = [dataset_label(k) for k, f in frames.items() if len(f)]
     lines = [f"**Coverage.** {present} of {total} cells ({len(with_results)} of {len(frames)} datasets: "
              f"{', '.join(with_results) or 'none'}).", ""]
     if len(gen) and len(results):
