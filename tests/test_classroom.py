@@ -186,7 +186,8 @@ def test_student_has_no_solution_and_key_has_all(chapter):
     params = _tagged(student, "parameters")
     assert len(params) == 1 and params[0].source.strip() == "x = 21"
     # the chapter is kept (full context), MyST-only syntax flattened
-    assert "body_value = x + 1" in s and "(tiny)=" not in s and "{cite:t}" not in s and "xu2019" in s
+    assert "body_value = x + 1" in s and "(tiny)=" not in s and "{cite:t}" not in s
+    assert "Intro text citing Xu et al. (2019)." in s  # cited as in the book (references.bib)
     assert all("solution" in c.metadata["tags"] for c in key.cells if "SOLUTION_ONE = 2" in c.source)
     meta = student.metadata["ldpfair"]
     assert meta["assignment"] == "tiny" and [e["number"] for e in meta["exercises"]] == [1, 2, 3]
@@ -217,7 +218,10 @@ def test_myst_markup_is_converted_for_jupyter(tmp_path):
                                     ":::{note} Careful\nRead {doc}`the guide <guide>` and {ref}`tiny`.\n:::"))
     student, _ = classroom.build_assignment(path)
     s = _sources(student)
-    assert "> **Careful**" in s and "> Read the guide and tiny." in s
+    # one converter for the book's downloads, ``ldpfair run`` and assignments (myst_to_jupyter)
+    assert "> **Note: Careful**" in s
+    assert "> Read [the guide](https://github.com/ldpfair/ldpfair/blob/main/notebooks/guide.md) and " \
+           "[tiny](#tiny)." in s and '<a id="tiny"></a>' in s
     assert ":::" not in s and "{doc}" not in s and "{ref}" not in s
 
 

@@ -362,8 +362,8 @@ def _downloads_extension():
     return module
 
 
-_MYST_ONLY = re.compile(r":::\{|```\{|\{(?:doc|ref|numref|eq|cite(?::\w+)?|math|term|abbr)\}`|^\([\w:.-]+\)=\s*$",
-                        re.M)
+_MYST_ONLY = re.compile(
+    r":::\{|```\{|\{(?:doc|ref|numref|eq|cite(?::\w+)?|math|term|abbr)\}`|^\([\w:.-]+\)=\s*$", re.M)
 
 
 def test_book_download_of_a_chapter_has_no_myst_only_markup(tmp_path):
