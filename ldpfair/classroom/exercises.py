@@ -324,7 +324,9 @@ def build_assignment(
         ``solution``), the rubric of open questions and one empty code cell tagged
         ``hidden-test`` per exercise, which :func:`ldpfair.classroom.export.export_assignment`
         fills with tests of the key's computed values. Both record the graded answers
-        in ``metadata.ldpfair``.
+        in ``metadata.ldpfair``. Their Markdown is converted for plain Jupyter by
+        :func:`ldpfair.experiments.notebooks.myst_to_jupyter` (the converter of
+        ``ldpfair run`` and of the book's downloads).
     """
     import nbformat
     from nbformat import v4
