@@ -7,9 +7,33 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .classroom import CONTEXTS, list_exercises
+from .classroom import CONTEXTS, list_exercises, select_exercises
+from .classroom.run import check_timeout
 
 _GRADE_ONLY = ("key", "csv")  # and --jobs (not None by default: checked apart)
+
+
+def _seconds(text: str) -> float:
+    """``--timeout``: a positive, finite number of seconds (argparse type: one-line error, exit 2)."""
+    try:
+        return check_timeout(float(text))
+    except ValueError:  # not a number, nan, inf, zero or negative
+        raise argparse.ArgumentTypeError(
+            f"must be a positive, finite number of seconds, got {text!r}") from None
+
+
+class _Once(argparse.Action):
+    """Store an option's value, refusing the option given twice (``-e 1 -e 2`` would keep only ``2``)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        seen: set[str] = getattr(namespace, "_given", set())
+        if self.dest in seen:
+            parser.error(f"argument {'/'.join(self.option_strings)}: given twice; give it once"
+                         + (" (several exercises as one comma-separated list, e.g. -e 1,3)"
+                            if self.dest == "exercises" else ""))
+        namespace._given = seen | {self.dest}
+        setattr(namespace, self.dest, values)
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -47,6 +71,8 @@ def _run(args: argparse.Namespace) -> int:
         if not exercises:
             print(f"{args.paper} has no exercises yet")
             return 0
+        if args.exercises is not None:  # checked (unknown or repeated ones refused), then listed
+            exercises = select_exercises(exercises, args.exercises)
         for e in exercises:
             names = ", ".join(a.name for a in e.graded.answers) if e.graded else ""
             points = f"{e.graded.points:g} pts: {names}" if e.graded else ""
@@ -55,8 +81,6 @@ def _run(args: argparse.Namespace) -> int:
     from .classroom import export_assignment
 
     timeout = 1200 if args.timeout is None else args.timeout
-    if timeout <= 0:
-        raise ValueError(f"--timeout must be a positive number of seconds, got {timeout}")
     result = export_assignment(args.paper, args.exercises, output=args.output, context=args.context,
                                timeout=timeout, otter=False if args.no_otter else None)
     print(f"student notebook: {result.student}")
@@ -85,21 +109,22 @@ def add_subcommand(subparsers: Any) -> None:
                         help="paper name (see `ldpfair run --list`) or path of a notebook; or `grade`")
     parser.add_argument("submissions", nargs="*", metavar="SUBMISSION",
                         help="with `grade`: the students' .ipynb files")
-    parser.add_argument("--exercises", "-e", default=None,
+    parser.add_argument("--exercises", "-e", default=None, action=_Once,
                         help="comma-separated exercise numbers or labels (default: all), e.g. 1,3")
-    parser.add_argument("-o", "--output", default=None,
+    parser.add_argument("-o", "--output", default=None, action=_Once,
                         help="output folder (default runs/assignments/<paper>)")
-    parser.add_argument("--context", choices=CONTEXTS, default="full",
+    parser.add_argument("--context", choices=CONTEXTS, default="full", action=_Once,
                         help="full: keep the whole chapter (default); setup: only its parameters and "
                         "setup cells before the exercises")
     parser.add_argument("--list", action="store_true", help="list the chapter's exercises and exit")
     parser.add_argument("--no-otter", action="store_true", help="do not write the Otter-Grader autograder")
-    parser.add_argument("--key", default=None, help="with `grade`: the solution key (default: the one "
-                        "named by the submission, next to it)")
-    parser.add_argument("--csv", default=None, help="with `grade`: write one row per submission here")
-    parser.add_argument("--jobs", "-j", type=int, default=1,
+    parser.add_argument("--key", default=None, action=_Once, help="with `grade`: the solution key (default: "
+                        "the one named by the submission, next to it)")
+    parser.add_argument("--csv", default=None, action=_Once,
+                        help="with `grade`: write one row per submission here")
+    parser.add_argument("--jobs", "-j", type=int, default=1, action=_Once,
                         help="with `grade`: submissions graded at a time, one kernel each (default 1)")
-    parser.add_argument("--timeout", type=float, default=None,
+    parser.add_argument("--timeout", type=_seconds, default=None, action=_Once,
                         help="seconds: for running the key at export (default 1200), or for running each "
                         "submission with `grade` (default 600)")
     parser.set_defaults(func=_run)

@@ -186,7 +186,8 @@ def test_student_has_no_solution_and_key_has_all(chapter):
     params = _tagged(student, "parameters")
     assert len(params) == 1 and params[0].source.strip() == "x = 21"
     # the chapter is kept (full context), MyST-only syntax flattened
-    assert "body_value = x + 1" in s and "(tiny)=" not in s and "{cite:t}" not in s and "xu2019" in s
+    assert "body_value = x + 1" in s and "(tiny)=" not in s and "{cite:t}" not in s
+    assert "Intro text citing Xu et al. (2019)." in s  # cited as in the book (references.bib)
     assert all("solution" in c.metadata["tags"] for c in key.cells if "SOLUTION_ONE = 2" in c.source)
     meta = student.metadata["ldpfair"]
     assert meta["assignment"] == "tiny" and [e["number"] for e in meta["exercises"]] == [1, 2, 3]
@@ -217,7 +218,10 @@ def test_myst_markup_is_converted_for_jupyter(tmp_path):
                                     ":::{note} Careful\nRead {doc}`the guide <guide>` and {ref}`tiny`.\n:::"))
     student, _ = classroom.build_assignment(path)
     s = _sources(student)
-    assert "> **Careful**" in s and "> Read the guide and tiny." in s
+    # one converter for the book's downloads, ``ldpfair run`` and assignments (myst_to_jupyter)
+    assert "> **Note: Careful**" in s
+    assert "> Read [the guide](https://github.com/ldpfair/ldpfair/blob/main/notebooks/guide.md) and " \
+           "[tiny](#tiny)." in s and '<a id="tiny"></a>' in s
     assert ":::" not in s and "{doc}" not in s and "{ref}" not in s
 
 
@@ -436,6 +440,57 @@ def test_cli(chapter, tmp_path, capsys):
     assert main(["assignment", str(empty), "-o", str(tmp_path / "none")]) == 2
     assert "no exercises yet" in capsys.readouterr().err
     assert not (tmp_path / "none").exists()  # nothing written
+
+
+_BAD_SECONDS = [["--timeout", t] for t in ("-5", "0", "-0.5", "nan", "inf", "abc", "", "1e999")] + [
+    ["--timeout=-inf"]]  # (``--timeout -inf`` reads as a missing value: "expected one argument")
+
+
+@pytest.mark.parametrize("sub", ["export", "list", "grade"])
+def test_cli_refuses_bad_timeouts_and_repeated_arguments(sub, chapter, tmp_path, capsys):
+    """Every ``ldpfair assignment`` subcommand: one line, exit 2, nothing run or written (issue #36)."""
+    out = tmp_path / "out"
+    sub_argv = {"export": [str(chapter), "-o", str(out), "--no-otter"],
+                "list": [str(chapter), "--list"],
+                "grade": ["grade", str(chapter)]}[sub]
+    cases = [(t, "--timeout: must be a positive, finite number of seconds") for t in _BAD_SECONDS]
+    cases += [(["--timeout", "5", "--timeout", "6"], "--timeout: given twice")]
+    if sub == "grade":
+        cases += [(["--key", "a.ipynb", "--key", "b.ipynb"], "--key: given twice"),
+                  (["--csv", "a.csv", "--csv", "b.csv"], "--csv: given twice"),
+                  (["-j", "1", "-j", "2"], "--jobs/-j: given twice"),
+                  ([str(chapter.parent / ".." / "notebooks" / "tiny.md")], "is given twice")]
+    else:
+        cases += [(["-e", "1", "-e", "2"], "--exercises/-e: given twice"),
+                  (["-e", "1,tiny-ex1"], "is selected twice"),
+                  (["-e", "2,2"], "is selected twice"),
+                  (["--context", "full", "--context", "setup"], "--context: given twice"),
+                  (["-o", str(out), "-o", str(tmp_path / "other")], "-o/--output: given twice"),
+                  ([str(chapter)], f"unrecognized arguments: {chapter}")]  # the paper given twice, late
+    for extra, message in cases:
+        argv = ["assignment", *sub_argv, *extra]
+        try:
+            rc = main(argv)
+        except SystemExit as stop:  # argparse's own errors exit (one line: cli.OneLineParser)
+            rc = stop.code
+        assert rc == 2, argv
+        err = capsys.readouterr().err
+        assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err, (argv, err)
+    if sub != "grade":  # the paper given twice, in a row
+        assert main(["assignment", str(chapter), *sub_argv]) == 2
+        err = capsys.readouterr().err
+        assert "unexpected argument" in err and len(err.strip().splitlines()) == 1, err
+    assert not out.exists() and not (tmp_path / "other").exists()
+
+
+@pytest.mark.parametrize("bad", [-5, 0, float("nan"), float("inf"), True, "10"])
+def test_api_refuses_bad_timeouts_before_writing(bad, chapter, tmp_path):
+    with pytest.raises(ValueError, match="timeout must be a positive, finite number of seconds"):
+        classroom.export_assignment(chapter, output=tmp_path / "out", otter=False, timeout=bad)
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(ValueError, match="--timeout must be a positive, finite number"):
+        classroom.grade([chapter], chapter, timeout=bad)
+    assert classroom.run.check_timeout(2) == 2.0
 
 
 def test_malformed_chapters(tmp_path):

@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -347,3 +349,36 @@ def test_readme_states_what_ldpfair_run_does():
     assert "12 from the\ncache, 56 computed" in readme  # the run summary's wording
     assert not re.search(r"\d\s+core-hours", readme), "compute the cost (--dry-run), do not type it"
     assert "<!-- durations -->" in readme or re.search(r"\d+ (s|min)\b.*2-core", readme)
+
+
+def _downloads_extension():
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "book" / "_ext" / "ldpfair_downloads.py"
+    spec = importlib.util.spec_from_file_location("ldpfair_downloads_under_test", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_MYST_ONLY = re.compile(
+    r":::\{|```\{|\{(?:doc|ref|numref|eq|cite(?::\w+)?|math|term|abbr)\}`|^\([\w:.-]+\)=\s*$", re.M)
+
+
+def test_book_download_of_a_chapter_has_no_myst_only_markup(tmp_path):
+    """The .ipynb the book offers for download shows no raw MyST in plain Jupyter (issue #36)."""
+    ext = _downloads_extension()
+    source = nbk.notebooks_dir() / "xu2019.md"
+    raw = source.read_text(encoding="utf-8")
+    assert _MYST_ONLY.search(raw), "the chapter has no MyST-only markup left to test the conversion on"
+    target = tmp_path / "xu2019.ipynb"
+    ext._write_ipynb(source, target)
+    nb = nbformat.read(target, as_version=4)
+    nbformat.validate(nb)
+    markdown = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    found = sorted({m.group(0).strip() for m in _MYST_ONLY.finditer(markdown)})
+    assert not found, f"MyST-only markup left in the download: {found}"
+    assert "> **" in markdown and "](" in markdown  # directives became quotes, roles links
+    assert any("parameters" in (c.metadata.get("tags") or []) for c in nb.cells if c.cell_type == "code")
+    assert "jupytext" not in nb.metadata

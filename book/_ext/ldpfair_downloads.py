@@ -4,7 +4,9 @@ For every page whose source lies in one of ``ldpfair_notebook_dirs`` (default
 ``["notebooks"]``), the extension
 
 - converts the page's jupytext source to a plain ``.ipynb`` (no outputs, the
-  ``parameters`` cell kept) with :mod:`jupytext` and writes it to
+  ``parameters`` cell kept) with :mod:`jupytext`, its MyST-only Markdown
+  (directives, roles, targets) rewritten for plain Jupyter by
+  :func:`ldpfair.experiments.notebooks.myst_to_jupyter`, and writes it to
   ``<html>/_downloads/notebooks/<name>.ipynb``;
 - inserts under the page title a box with links to that notebook, to the
   notebook with the book's outputs (``_sources/<page>.ipynb``, copied there by
@@ -36,10 +38,18 @@ def _is_paper_page(app: Sphinx, pagename: str) -> bool:
 
 
 def _write_ipynb(source: Path, target: Path) -> None:
+    """Write the jupytext notebook ``source`` as a plain ``.ipynb`` at ``target`` (atomically).
+
+    Its Markdown is converted for plain Jupyter (``:::{note}`` a blockquote,
+    ``{cite:p}`` "(Author Year)", ``{doc}`` a link, ...), as for ``ldpfair run``.
+    """
     import jupytext
+
+    from ldpfair.experiments.notebooks import myst_to_jupyter
 
     nb = jupytext.read(source)
     nb.metadata.pop("jupytext", None)
+    myst_to_jupyter(nb)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:

@@ -31,16 +31,9 @@ CONTEXTS: tuple[str, str] = ("full", "setup")
 _DIRECTIVES = ("exercise", "solution-start", "solution-end", "solution")
 _OPEN = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}[ \t]*(?P<arg>.*?)\s*$")
 _OPTION = re.compile(r"^:(?P<key>[\w-]+):[ \t]*(?P<value>.*?)\s*$")
-_TARGET = re.compile(r"^\([\w:.-]+\)=\s*$", re.MULTILINE)
-_CITE = re.compile(r"\{cite(?::[a-z]+)?\}`([^`]+)`")
-_REF = re.compile(r"\{(?:ref|numref|doc|eq)\}`(?:([^`<]*?)\s*<[^>`]+>|([^`]+))`")
 _SETUP_TAGS = ("remove-cell", "exercise-setup")
 #: Tag of the code cell declaring an exercise's graded answers.
 GRADED_TAG = "graded"
-_ADMONITION = re.compile(
-    r"^(?P<fence>`{3,}|:{3,})\{(?P<name>admonition|note|warning|tip|important|seealso|caution|attention|"
-    r"hint|danger|error|margin|dropdown)\}[ \t]*(?P<title>.*?)\s*$")
-_ROLE = re.compile(r"\{(?:term|abbr|math|sub|sup|kbd)\}`([^`]+)`")
 
 
 @dataclass
@@ -266,39 +259,6 @@ def select_exercises(
     return sorted(chosen, key=lambda e: e.number)
 
 
-def _admonitions(markdown: str) -> str:
-    """MyST admonitions (``:::{note}``, ```` ```{admonition} Title ````) as Markdown blockquotes."""
-    lines = markdown.split("\n")
-    out: list[str] = []
-    i = 0
-    while i < len(lines):
-        m = _ADMONITION.match(lines[i])
-        if not m:
-            out.append(lines[i])
-            i += 1
-            continue
-        fence = m.group("fence")
-        close = re.compile(rf"^{re.escape(fence[0])}{{{len(fence)},}}\s*$")
-        j = i + 1
-        while j < len(lines) and not close.match(lines[j]):
-            j += 1
-        body = [ln for ln in lines[i + 1 : j] if not _OPTION.match(ln)]
-        title = m.group("title") or m.group("name").capitalize()
-        out += [f"> **{title}**", ">"] + [f"> {ln}".rstrip() for ln in body]
-        i = j + 1
-    return "\n".join(out)
-
-
-def _plain(markdown: str) -> str:
-    """MyST-only syntax made readable in Jupyter: drop targets, flatten roles, admonitions as quotes."""
-    markdown = _TARGET.sub("", markdown)
-    markdown = _CITE.sub(lambda m: m.group(1), markdown)
-    markdown = _REF.sub(lambda m: (m.group(1) or m.group(2) or "").strip(), markdown)
-    markdown = _ROLE.sub(lambda m: m.group(1), markdown)
-    markdown = _admonitions(markdown)
-    return markdown.strip("\n")
-
-
 def _is_setup(block: _Block) -> bool:
     tags = block.metadata.get("tags") or []
     return any(t in tags for t in ("parameters", *_SETUP_TAGS))
@@ -364,12 +324,14 @@ def build_assignment(
         ``solution``), the rubric of open questions and one empty code cell tagged
         ``hidden-test`` per exercise, which :func:`ldpfair.classroom.export.export_assignment`
         fills with tests of the key's computed values. Both record the graded answers
-        in ``metadata.ldpfair``.
+        in ``metadata.ldpfair``. Their Markdown is converted for plain Jupyter by
+        :func:`ldpfair.experiments.notebooks.myst_to_jupyter` (the converter of
+        ``ldpfair run`` and of the book's downloads).
     """
     import nbformat
     from nbformat import v4
 
-    from ..experiments.notebooks import _parameters_cell
+    from ..experiments.notebooks import _parameters_cell, myst_to_jupyter
 
     if context not in CONTEXTS:
         raise ValueError(f"context must be one of {CONTEXTS}, got {context!r}")
@@ -403,7 +365,7 @@ def build_assignment(
         md_buf: list[str] = []
 
         def flush(meta: dict[str, Any] | None = None) -> None:
-            text = "\n\n".join(t for t in (_plain(s) for s in md_buf) if t.strip())
+            text = "\n\n".join(t.strip("\n") for t in md_buf if t.strip())
             md_buf.clear()
             if text.strip():
                 cells.append(v4.new_markdown_cell(text, metadata=meta or {}))
@@ -431,7 +393,7 @@ def build_assignment(
                             tags = [*(meta.get("tags") or []), "solution"]
                             cells.append(v4.new_code_cell(src, metadata={**meta, "tags": tags, **mark}))
                         else:
-                            cells.append(v4.new_markdown_cell(_plain(src), metadata=mark))
+                            cells.append(v4.new_markdown_cell(src, metadata=mark))
                     if item.graded and item.graded.manual:
                         rubric = [f"**Rubric** ({m.points:g} point{'' if m.points == 1 else 's'}, graded "
                                   f"by hand) — {m.question} {m.rubric}" for m in item.graded.manual]
@@ -458,7 +420,7 @@ def build_assignment(
         flush()
         for i, c in enumerate(cells):
             c["id"] = f"cell-{i}"
-        out = v4.new_notebook(cells=cells)
+        out = myst_to_jupyter(v4.new_notebook(cells=cells))  # MyST-only markup, for plain Jupyter
         out.metadata = {"kernelspec": dict(nb.metadata.get("kernelspec") or {
             "display_name": "Python 3", "language": "python", "name": "python3"}),
             "language_info": {"name": "python"},

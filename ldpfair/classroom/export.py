@@ -17,7 +17,7 @@ from typing import Any
 
 from .checks import compact
 from .exercises import _notebook_path, build_assignment, write_atomic
-from .run import FINAL, execute
+from .run import FINAL, check_timeout, execute
 
 __all__ = ["Export", "export_assignment", "hidden_test_source", "OTTER_MISSING"]
 
@@ -159,9 +159,15 @@ def export_assignment(
     Returns
     -------
     Export
+
+    Raises
+    ------
+    ValueError
+        For a bad argument (one line), before anything is run or written.
     """
     from . import otter as otter_export
 
+    check_timeout(timeout)
     path = _notebook_path(paper, folder)
     name = path.stem
     student, key = build_assignment(path, exercises, context=context, paper=name)

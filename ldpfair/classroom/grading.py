@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .run import FINAL, execute
+from .run import FINAL, check_timeout, execute
 
 __all__ = ["AnswerGrade", "Grade", "Key", "load_key", "grade_submission", "grade", "format_grade",
            "grades_csv"]
@@ -239,10 +239,12 @@ def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[
     for p in paths:
         if not p.is_file():
             raise ValueError(f"submission {str(p)!r} does not exist")
-    if len(set(map(os.path.realpath, paths))) != len(paths):
-        raise ValueError("a submission is given twice")
-    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
-        raise ValueError(f"--timeout must be a positive number of seconds, got {timeout!r}")
+    seen: dict[str, Path] = {}
+    for p in paths:
+        if os.path.realpath(p) in seen:
+            raise ValueError(f"submission {str(p)!r} is given twice (as {str(seen[os.path.realpath(p)])!r})")
+        seen[os.path.realpath(p)] = p
+    check_timeout(timeout, "--timeout")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"--jobs must be an integer >= 1, got {jobs!r}")
     if key is None:

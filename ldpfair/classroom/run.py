@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import tempfile
 import time
@@ -11,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Execution", "execute", "execute_notebook"]
+__all__ = ["Execution", "check_timeout", "execute", "execute_notebook"]
 
 #: Metadata flag of cells appended by the grader: they run after the time limit too.
 FINAL = "ldpfair_final"
@@ -48,6 +49,20 @@ class Execution:
     seconds: float = 0.0
 
 
+def check_timeout(value: Any, name: str = "timeout") -> float:
+    """``value`` as a number of seconds: a positive, finite number (not a bool).
+
+    Raises
+    ------
+    ValueError
+        One line naming ``name`` and what is valid.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
+            or value <= 0:
+        raise ValueError(f"{name} must be a positive, finite number of seconds, got {value!r}")
+    return float(value)
+
+
 @contextlib.contextmanager
 def _kernel_environment() -> Iterator[None]:
     """Absolute ``LDPFAIR_*`` folders for a kernel that runs in another working directory."""
@@ -80,8 +95,7 @@ def execute(nb: Any, *, timeout: float = 600, final_timeout: float = 120,
     from nbclient import NotebookClient
     from nbclient.exceptions import DeadKernelError
 
-    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
-        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    check_timeout(timeout)
     nb = copy.deepcopy(nb)
     nbformat.validate(nb)
     start = time.monotonic()
