@@ -87,9 +87,11 @@ def test_synthesis_tables_have_labels_and_no_index():
     from ldpfair.papers.synthesis import report
 
     mc = pd.DataFrame({"mechanism": ["GRR"], "epsilon": [1.0], "var_exact": [1.23456], "var_simulated": [1.2],
-                       "var_se": [0.0123], "z": [0.5], "bits": [1], "level": [1.0], "users_per_s": [np.nan]})
+                       "var_se": [0.0123], "z": [0.5], "bits": [1], "level": [1.0],
+                       "audit_lower_bound": [0.99123], "users_per_s": [np.nan]})
     t = report.mechanism_cards_table(mc)
     row = t.frame.iloc[0]
+    assert row["audit lower bound"] == "0.9912"
     assert (row["n Var (exact)"], row["z"], row["users / s"]) == ("1.235", "+0.50", tables.MISSING)
     assert report.leaderboard_table(pd.DataFrame()) == "no results in this profile"
     cost = pd.DataFrame({"dataset": ["Adult"], "cells": [10], "declared": [10], "core_seconds": [3600.0],
