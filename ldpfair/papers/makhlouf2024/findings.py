@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from ...experiments import coverage_note
-from ...reporting import Claim, claims_table
+from ...reporting import claims_table
 from ...tables import Table
 from . import checks, draws, tables
 from .claims import claims
@@ -56,10 +56,14 @@ def claims_with_authors(summ: pd.DataFrame) -> Table:
     return tables.claims(ct)
 
 
-def claim_causes(claim_list: Sequence[Claim], authors_runs: Sequence[pd.DataFrame]) -> str:
-    """The computed cause of each claim that has one (:func:`.checks.claim_causes`), one paragraph each."""
+def claim_causes(summ: pd.DataFrame) -> str:
+    """The computed cause of each claim on our runs ``summ`` that has one (:func:`.checks.claim_causes`).
+
+    One paragraph per claim, in Markdown, each decided against the same claim checked on the
+    authors' per-run results (:func:`.checks.authors_claims`).
+    """
     out = []
-    for c in checks.claim_causes(claim_list, list(authors_runs)):
+    for c in checks.claim_causes(claims(summ), checks.authors_claims(summ)):
         if c.cause is not None:
             out.append(f"**{c.id}** ({c.verdict}; {c.cause.kind}, {c.cause.covered} of "
                        f"{c.cause.disagreeing} disagreements covered): {c.cause.text}")
