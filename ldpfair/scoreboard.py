@@ -86,10 +86,11 @@ COLUMNS: tuple[str, str, str] = ("item", "label", "status")
 def _raise_missing(paper: str) -> None:
     """Raise one line naming the first missing results file of ``paper``'s declared experiments."""
     from .experiments.results import ResultsIntegrityError
-    from .papers import _missing, declared
+    from .papers import declared
+    from .papers.running import missing_file
 
     for p, name, _, path in declared("paper", paper):
-        line = _missing(p, name, path)
+        line = missing_file(p, name, path)
         if line:
             raise ResultsIntegrityError(line) from None
 

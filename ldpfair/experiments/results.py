@@ -133,10 +133,9 @@ def blas_kernels() -> list[str]:
     noisy basis pursuit, gives other numbers on another architecture. Recorded so
     that a failing verification on another machine can be traced.
     """
-    from threadpoolctl import threadpool_info
+    from ..environment import blas_kernels as loaded
 
-    return sorted({f"{i.get('internal_api')}:{i.get('architecture')}" for i in threadpool_info()
-                   if i.get("user_api") == "blas"})
+    return loaded()
 
 
 def _versions() -> dict[str, str]:

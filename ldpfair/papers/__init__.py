@@ -166,7 +166,7 @@ def status(paper: str | None = None) -> pd.DataFrame:
 
     rows, problems, lock = [], [], lock_sha256()
     for p, name, grid, path in declared("paper", paper):
-        missing = _missing(p, name, path)
+        missing = missing_file(p, name, path)
         if missing:
             problems.append(missing)
             cov = {"present": 0, "total": len(grid.tasks())}
@@ -179,9 +179,6 @@ def status(paper: str | None = None) -> pd.DataFrame:
     table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "lock", "file"])
     table.attrs["problems"] = problems
     return table
-
-
-_missing = missing_file
 
 
 def verify(
@@ -226,7 +223,7 @@ def verify(
     for p, name, grid, path in declared("paper", paper):
         row = {"paper": p, "results": name, "present": 0, "total": len(grid.tasks()), "checked": 0,
                "problems": 0}
-        missing = _missing(p, name, path)
+        missing = missing_file(p, name, path)
         if missing:
             problems.append(missing)
             row["problems"] = 1
