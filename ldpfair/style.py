@@ -9,7 +9,9 @@ when the page is scaled down.
 Use :func:`use` once per notebook (or the :func:`context` manager), then
 :func:`color` / :func:`marker` to give a named series a stable look across
 figures, and :func:`savefig` to store a figure under a folder of the user's
-choosing as PNG and PDF.
+choosing as PNG and PDF. A chapter shows a figure with :func:`figure`, which saves it
+and glues it for the book's ``{glue:figure}`` directive, so that the caption and alt
+text are Markdown of the chapter, not options of a code cell.
 
 **Readable text.** The book shows a figure at most :data:`CONTENT_WIDTH_PX` pixels
 wide (its natural width ``width x dpi`` when that is smaller), and no text may render
@@ -42,7 +44,7 @@ if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
 __all__ = ["PALETTE", "MARKERS", "SERIES", "CONTENT_WIDTH_PX", "MIN_TEXT_PX", "RECORDS", "rc", "use",
-           "context", "color", "marker", "savefig", "min_font_pt", "text_sizes", "check", "enforce"]
+           "context", "color", "marker", "savefig", "figure", "min_font_pt", "text_sizes", "check", "enforce"]
 
 #: Width of the book's content column in CSS pixels (a wider figure is scaled down to it).
 CONTENT_WIDTH_PX = 700
@@ -261,4 +263,33 @@ def savefig(fig: plt.Figure, name: str, folder: str | Path = "figures") -> list[
     paths = [folder / f"{name}.png", folder / f"{name}.pdf"]
     for path in paths:
         fig.savefig(path)
+    return paths
+
+
+def figure(fig: plt.Figure, name: str, folder: str | Path = "figures", *, key: str | None = None) -> list[Path]:
+    """Save ``fig`` (:func:`savefig`) and show it glued as ``key`` (default ``name``); return the paths.
+
+    The chapter places the figure with MyST-NB's ``{glue:figure}`` directive, whose
+    body is the caption and whose ``:alt:`` and ``:name:`` options give the alt text and
+    the target. The code cell is tagged ``remove-output``, so the book shows the figure
+    once, where the directive stands; plain Jupyter shows it as the cell's output, with
+    the caption below it (:func:`ldpfair.experiments.notebooks.myst_to_jupyter`). The
+    figure is closed, so the inline backend does not show it a second time.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+    name : str
+        File stem under ``folder`` (``<name>.png`` and ``<name>.pdf``).
+    folder : str or Path, default "figures"
+        Where the files go.
+    key : str, optional
+        The glue key that the ``{glue:figure}`` directive names; default ``name``.
+    """
+    from myst_nb import glue  # MyST-NB comes with the book extra, which runs the notebooks
+
+    paths = savefig(fig, name, folder)
+    glue(key or name, fig, display=True)
+    plt.close(fig)
     return paths

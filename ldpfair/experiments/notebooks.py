@@ -523,7 +523,7 @@ def execute(
 #: Where ``{doc}`` links of an exported notebook point: the sources on the repository's site.
 REPOSITORY_BLOB = "https://github.com/ldpfair/ldpfair/blob/main/"
 
-_FENCE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[A-Za-z][\w-]*)\}\s*(?P<arg>.*?)\s*$")
+_FENCE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[A-Za-z][\w:-]*)\}\s*(?P<arg>.*?)\s*$")
 _OPTION = re.compile(r"^:[\w-]+:.*$")
 _TARGET = re.compile(r"^\((?P<label>[\w.:-]+)\)=\s*$")
 _ROLE = re.compile(r"\{(?P<role>[a-z][\w:-]*)\}`(?P<text>[^`]*)`")
@@ -631,7 +631,7 @@ def _convert_markdown(source: str, *, bib: Mapping[str, tuple[str, str]], labels
         fence, name, arg = m.group("fence"), m.group("name"), m.group("arg")
         j = i + 1
         while j < len(lines) and _OPTION.match(lines[j]):
-            label = re.match(r"^:label:\s*(\S+)", lines[j])
+            label = re.match(r"^:(?:label|name):\s*(\S+)", lines[j])
             if label:
                 out.append(f'<a id="{label.group(1)}"></a>')
             j += 1
@@ -658,6 +658,8 @@ def _convert_markdown(source: str, *, bib: Mapping[str, tuple[str, str]], labels
             continue
         if name == "admonition":
             heading = arg
+        elif name == "glue:figure":  # the figure itself is the output of the cell above it
+            heading = "Figure"
         elif name == "exercise":
             heading = f"Exercise: {arg}" if arg else "Exercise"
         else:
@@ -683,6 +685,8 @@ def myst_to_jupyter(nb: Any, *, bib: str | os.PathLike[str] | None = None,
 
     * a directive (``:::{admonition} Title`` or ```` ```{note} ````, options such as
       ``:class:`` dropped) becomes a blockquote headed by its title in bold;
+      ``{glue:figure}`` a blockquote "Figure" with its caption (in plain Jupyter the
+      figure is the output of the code cell that glued it, see :func:`ldpfair.style.figure`);
       ``{exercise}`` is headed "Exercise: <title>", ``{solution-start}`` becomes a
       bold "Solution" line and ``{solution-end}`` disappears;
     * a ``(label)=`` target becomes an HTML anchor; ``{ref}``/``{numref}`` to a
