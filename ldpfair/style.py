@@ -266,7 +266,8 @@ def savefig(fig: plt.Figure, name: str, folder: str | Path = "figures") -> list[
     return paths
 
 
-def figure(fig: plt.Figure, name: str, folder: str | Path = "figures", *, key: str | None = None) -> list[Path]:
+def figure(fig: plt.Figure, name: str, folder: str | Path = "figures", *,
+           key: str | None = None) -> list[Path]:
     """Save ``fig`` (:func:`savefig`) and show it glued as ``key`` (default ``name``); return the paths.
 
     The chapter places the figure with MyST-NB's ``{glue:figure}`` directive, whose

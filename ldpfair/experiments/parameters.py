@@ -89,7 +89,10 @@ def boolean(meaning: str) -> Param:
 
 def integer(meaning: str, minimum: int, maximum: int | None = None) -> Param:
     """An integer in ``[minimum, maximum]``."""
-    domain = f"an integer >= {minimum}" + (f" and <= {maximum}" if maximum is not None else "")
+    # In words, not ">=": papermill reads a parameters-cell line with a second "=" (in its
+    # comment) as unparseable and warns on every run.
+    domain = (f"an integer from {minimum} to {maximum}" if maximum is not None
+              else f"an integer, at least {minimum}")
 
     def check(value: Any, name: str) -> int:
         try:
