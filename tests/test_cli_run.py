@@ -394,7 +394,8 @@ def test_a_run_killed_outright_leaves_a_temporary_file_that_a_later_run_sweeps(b
     (book / "slow.md").write_text(NOTEBOOK.replace("n * 2", "__import__('time').sleep(60)"))
     out = tmp_path / "slow.ipynb"
     cli_main = "import sys; from ldpfair.cli import main; sys.exit(main())"
-    proc = subprocess.Popen([sys.executable, "-c", cli_main, "run", "slow", "--notebooks", str(book), "-o", str(out)],
+    proc = subprocess.Popen([sys.executable, "-c", cli_main, "run", "slow", "--notebooks", str(book),
+                             "-o", str(out)],
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     deadline = time.monotonic() + 120
     while not list(tmp_path.glob(".slow.pid*.partial.ipynb")) and time.monotonic() < deadline:
