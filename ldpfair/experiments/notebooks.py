@@ -401,7 +401,7 @@ def prepare_book_kernels() -> None:
 
     config.absolute_paths()
     try:
-        from myst_nb.core.execute import direct  # type: ignore[import-untyped]
+        from myst_nb.core.execute import direct
     except ImportError:  # pragma: no cover - not building the book
         return
     execute_one = direct.single_nb_execution
