@@ -238,6 +238,13 @@ As {cite:t}`xu2019` and {cite:p}`arcolezi2023,xu2019` show; see {ref}`below <sec
 
 Do it.
 ```
+
+```{glue:figure} curve
+:name: fig-curve
+:alt: A curve.
+
+**A curve**, drawn.
+```
 """
 
 
@@ -255,6 +262,7 @@ def test_myst_markup_is_converted_for_plain_jupyter():
     assert "see [below](#sec-a),\nelsewhere, [the scoreboard](https://x/book/scoreboard.md) and $x^2$." in md
     assert "> **Did it reproduce?**\n>\n> **Yes**, mostly." in md
     assert '<a id="ex-1"></a>\n> **Exercise: A title**\n>\n> Do it.' in md
+    assert md.endswith('<a id="fig-curve"></a>\n> **A curve**, drawn.\n')  # the figure: the output above
     assert ":::" not in md and "{" not in md.replace("$x^2$", "")
     assert "{cite:t}" in nb.cells[1].source
     assert nb.cells[1].outputs[0]["data"]["text/markdown"] == "> **Note**\n>\n> A [page](https://x/notebooks/p.md)."

@@ -683,8 +683,8 @@ def _convert_markdown(source: str, *, bib: Mapping[str, tuple[str, str]], labels
             continue
         if name == "admonition":
             heading = arg
-        elif name == "glue:figure":  # the figure itself is the output of the cell above it
-            heading = "Figure"
+        elif name == "glue:figure":  # the figure is the output of the cell above: its caption alone
+            heading = ""
         elif name == "exercise":
             heading = f"Exercise: {arg}" if arg else "Exercise"
         else:
@@ -710,7 +710,7 @@ def myst_to_jupyter(nb: Any, *, bib: str | os.PathLike[str] | None = None,
 
     * a directive (``:::{admonition} Title`` or ```` ```{note} ````, options such as
       ``:class:`` dropped) becomes a blockquote headed by its title in bold;
-      ``{glue:figure}`` a blockquote "Figure" with its caption (in plain Jupyter the
+      ``{glue:figure}`` a blockquote of its caption (in plain Jupyter the
       figure is the output of the code cell that glued it, see :func:`ldpfair.style.figure`);
       ``{exercise}`` is headed "Exercise: <title>", ``{solution-start}`` becomes a
       bold "Solution" line and ``{solution-end}`` disappears;
