@@ -27,7 +27,7 @@ def res() -> dict[str, pd.DataFrame]:
 
 
 def _agree(ours: pd.DataFrame) -> int:
-    """Finite-epsilon Table 1 leakage numbers that agree, by compare_published directly (the notebook's former cell)."""
+    """Finite-epsilon Table 1 leakage numbers that agree, by compare_published directly (the former cell)."""
     pub = hc.PAPER_TABLE1[np.isfinite(hc.PAPER_TABLE1["epsilon"])]
     return int(verdicts.compare_published(ours, pub, KEY, ["leakage"], decimals=0)["agrees"].sum())
 
@@ -56,8 +56,8 @@ def test_table1_readings_sentence_states_the_comparison(res):
     tab, sentence = findings.table1_readings(res)
     default, under = hc.table1_reading_comparison(res)
     assert isinstance(tab, Table) and len(tab) == len(default)  # one row per finite-epsilon cell
-    assert sentence == (f"Finite-epsilon leakage cells of Table 1 that agree with the paper (of {len(default)}): "
-                        f"Theorem 5 {int(default['agrees'].sum())}; "
+    assert sentence == (f"Finite-epsilon leakage cells of Table 1 that agree with the paper "
+                        f"(of {len(default)}): Theorem 5 {int(default['agrees'].sum())}; "
                         + "; ".join(f"{k} {int(v['agrees'].sum())}" for k, v in under.items()) + ".")
     # a profile without the readings says so and shows no table
     assert findings.table1_readings({**res, "table1_reading": res["table1_reading"].iloc[:0]}) == (
@@ -68,7 +68,8 @@ def test_table1_readings_sentence_states_the_comparison(res):
 def test_leakage_checks_table_has_one_row_per_check(res):
     cmp = hc.published_comparison(res)
     want = [(item, c.statement, c.kind, str(len(c.covers) if c.holds else 0))
-            for item in ("Table 1", "Table 2", "Table 3", "Table 4") for c in hc.leakage_checks(item, cmp[item], res)]
+            for item in ("Table 1", "Table 2", "Table 3", "Table 4")
+            for c in hc.leakage_checks(item, cmp[item], res)]
     frame = findings.leakage_checks_table(res).frame
     assert len(want) >= 5  # clipping, two readings, one regression per table
     got = list(frame.itertuples(index=False, name=None))
@@ -97,9 +98,10 @@ def test_forensic_finding_states_the_summary():
 
 
 def test_conclusion_names_each_item_not_reproduced():
-    board = pd.DataFrame({"item": ["Table 1", "Figure 2", "Table 4"], "status": ["not reproduced", "reproduced",
-                                                                               "partly reproduced"],
-                          "covered": [3, 0, 0], "disagreeing": [7, 0, 2], "cause": ["paper error", "", "unexplained"]})
+    board = pd.DataFrame({"item": ["Table 1", "Figure 2", "Table 4"],
+                          "status": ["not reproduced", "reproduced", "partly reproduced"],
+                          "covered": [3, 0, 0], "disagreeing": [7, 0, 2],
+                          "cause": ["paper error", "", "unexplained"]})
     text = findings.conclusion(board)
     assert "Table 1: 3 of 7 disagreements covered, cause *paper error*." in text
     assert "Table 4: 0 of 2 disagreements covered, cause *unexplained*." in text
