@@ -129,18 +129,13 @@ def population_gap(authors: pd.DataFrame) -> str:
 
 def fig7_draw0(runs_all: pd.DataFrame | None, fresh: Sequence[int],
                summ_auth: pd.DataFrame | None) -> Any:
-    """Fig. 7 with Synthetic 1 from regenerated draw 0, or a one-line placeholder figure.
+    """Fig. 7 with Synthetic 1 from regenerated draw 0; ``None`` when the profile lacks draw 0.
 
-    The chapter glues the figure under a fixed key in every profile; a profile without
-    draw 0 (``0`` not in ``fresh``) gets a figure that says so.
+    ``fresh`` lists the draws present (:attr:`ChapterRuns.draws`); the chapter glues the
+    figure with :func:`ldpfair.style.figure`, which says in its place that it is missing.
     """
     if runs_all is None or 0 not in fresh:
-        import matplotlib.pyplot as plt
-
-        fig = plt.figure(figsize=(6.5, 0.8))
-        fig.text(0.5, 0.5, "Regenerated draw 0 is not in this profile's results.", ha="center",
-                 va="center", fontsize=10)
-        return fig
+        return None
     summ_d0 = aggregate.summary(draws.draw_runs(runs_all, 0))
     return figures.plot_thresholds(summ_d0, ["S1_0.44", "S1_0.52", "S1_0.6"], authors=summ_auth)
 
