@@ -86,6 +86,17 @@ def test_agreement_sentence_counts_the_disagreements_table(res) -> None:
     assert all(f"{f} " in text.split("encodings: ")[1] for f in paper.FEATURES)
 
 
+def test_a_profile_without_compact_features_says_so(res) -> None:
+    """The agreement is counted on compact features; without them (quick) a sentence, not a table of —."""
+    onehot = {k: df[df.features == "onehot"] for k, df in res.items()}
+    assert findings.disagreements(onehot) == ("The published means that still disagree are listed for "
+                                              "compact features, which this profile does not compute.")
+    text = findings.agreement_finding(onehot)
+    agree = checks.published_agreement(res["table1"], res["table2"], "onehot", paper.DEFAULT_READING)
+    n = int(agree.agrees.sum())
+    assert "which this profile does not compute" in text and text.endswith(f"onehot {n}/68.")
+
+
 def test_heldout_and_per_dataset_sentences_match_the_readings_table(res) -> None:
     rt = checks.readings_table(res["readings"])
     text, tab = findings.heldout_finding(res["readings"])
