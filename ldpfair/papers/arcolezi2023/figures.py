@@ -171,8 +171,8 @@ def glue_figures(
     *,
     overlay: bool = True,
     folder: str | Path = "figures/arcolezi2023",
-) -> list[str]:
-    """Draw the paper's Figures ``numbers``, save each and glue it for the chapter; return the keys.
+) -> None:
+    """Draw the paper's Figures ``numbers``, save each and glue it for the chapter.
 
     Each figure is drawn by :func:`figure` from the results of its experiment (main
     or appendix, :data:`~ldpfair.papers.arcolezi2023.experiments.FIGURES`), saved as
@@ -191,19 +191,10 @@ def glue_figures(
         Draw the authors' means over ours (see :func:`plot_dataset`).
     folder : str or Path
         Where the PNG and PDF files go.
-
-    Returns
-    -------
-    list of str
-        The glue keys (and file stems), in the order of ``numbers``.
     """
     from ... import style
 
-    keys = []
     for number in numbers:
         experiment = FIGURES[number][0] if number in FIGURES else None
         ours, theirs = (main, authors_main) if experiment == "main" else (app, authors_app)
-        fig = figure(number, ours, theirs, overlay=overlay)
-        keys.append(f"arcolezi2023_fig{number}")
-        style.figure(fig, keys[-1], folder)
-    return keys
+        style.figure(figure(number, ours, theirs, overlay=overlay), f"arcolezi2023_fig{number}", folder)
