@@ -8,8 +8,9 @@ import numpy as np
 import pandas as pd
 
 from ...ldp import PROTOCOLS, SS, THE, LocalHashing
+from ...tables import Table, table
 
-__all__ = ["worked_example"]
+__all__ = ["figure1", "worked_example"]
 
 
 def _vec(x: np.ndarray, fmt: str = "{:d}") -> str:
@@ -96,3 +97,27 @@ def worked_example(
                      "server vector": f"{server} {_vec(support)}"})
     return pd.DataFrame(rows)
 
+
+
+def figure1(value: int, epsilon: float, *, k: int = 5, rng: int = 2023) -> Table:
+    """Fig. 1 as the chapter shows it: :func:`worked_example` for the race of one Adult user.
+
+    Parameters
+    ----------
+    value : int
+        The user's race code, in ``[0, k)``.
+    epsilon : float
+        Budget of the attribute (``> 0``).
+    k : int, default 5
+        Domain size (Adult's race has 5 values).
+    rng : int, default 2023
+        Seed of the draws.
+
+    Returns
+    -------
+    ldpfair.tables.Table
+        One row per protocol: client-side encoding, report and server-side vector.
+    """
+    return table(worked_example(value, k, epsilon, rng=rng), key="protocol", caption=(
+        f"Figure 1. The race of one Adult user (k = {k}, true value {value}) at ε = {epsilon:g}: "
+        "client-side encoding, the report sent, and the server-side vector the model is trained on."))

@@ -2,13 +2,16 @@
 
 :func:`figure` draws the paper's figure ``number`` from our results and the
 authors' per-seed results (:func:`~ldpfair.papers.arcolezi2023.authors.authors_results`);
-:func:`plot_dataset` and :func:`plot_metrics` are the layout it uses. Fig. 1 is a
+:func:`plot_dataset` and :func:`plot_metrics` are the layout it uses, and
+:func:`glue_figures` saves and glues figures for the chapter's ``{glue:figure}``
+directives. Fig. 1 is a
 table (:func:`ldpfair.papers.arcolezi2023.example.worked_example`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -17,7 +20,7 @@ from ...ldp import PROTOCOLS
 from ...reporting import summarise
 from .experiments import FAIRNESS, FIGURES, PAPER_NAMES, SPLITS
 
-__all__ = ["figure", "plot_dataset", "plot_metrics"]
+__all__ = ["figure", "glue_figures", "plot_dataset", "plot_metrics"]
 
 _LABELS = {"auc_labels": "AUC (hard labels)", "acc": "accuracy", "f1": "F1", "recall": "recall"}
 
@@ -157,3 +160,41 @@ def figure(number: int, ours: pd.DataFrame, authors: pd.DataFrame | None, *, ove
     mine = ours[ours["dataset"] == ds] if len(ours) else ours
     theirs = authors[authors["dataset"] == ds] if authors is not None and len(authors) else authors
     return plot_dataset(mine, theirs, metrics, PAPER_NAMES[ds], overlay=overlay)
+
+
+def glue_figures(
+    numbers: Iterable[int],
+    main: pd.DataFrame,
+    app: pd.DataFrame,
+    authors_main: pd.DataFrame | None,
+    authors_app: pd.DataFrame | None,
+    *,
+    overlay: bool = True,
+    folder: str | Path = "figures/arcolezi2023",
+) -> None:
+    """Draw the paper's Figures ``numbers``, save each and glue it for the chapter.
+
+    Each figure is drawn by :func:`figure` from the results of its experiment (main
+    or appendix, :data:`~ldpfair.papers.arcolezi2023.experiments.FIGURES`), saved as
+    ``arcolezi2023_fig<number>`` under ``folder`` and glued under that name
+    (:func:`ldpfair.style.figure`), which the chapter's ``{glue:figure}`` directive names.
+
+    Parameters
+    ----------
+    numbers : iterable of int
+        Figure numbers, 2-13.
+    main, app : pandas.DataFrame
+        Our tidy results of the main and the appendix experiment.
+    authors_main, authors_app : pandas.DataFrame or None
+        The authors' per-seed results of the same experiments.
+    overlay : bool
+        Draw the authors' means over ours (see :func:`plot_dataset`).
+    folder : str or Path
+        Where the PNG and PDF files go.
+    """
+    from ... import style
+
+    for number in numbers:
+        experiment = FIGURES[number][0] if number in FIGURES else None
+        ours, theirs = (main, authors_main) if experiment == "main" else (app, authors_app)
+        style.figure(figure(number, ours, theirs, overlay=overlay), f"arcolezi2023_fig{number}", folder)
