@@ -128,7 +128,7 @@ def test_enforce_rejects_non_figures():
 
 def test_every_page_that_draws_a_figure_applies_the_book_style_first():
     """style.use() installs the readable-text check on every displayed figure: each page that draws
-    (a figure cell or plt/fig calls) calls it in a code cell before its first figure."""
+    (a figure cell, plt calls or style.figure) calls it in a code cell before its first figure."""
     import re
     from pathlib import Path
 
@@ -137,7 +137,7 @@ def test_every_page_that_draws_a_figure_applies_the_book_style_first():
     drawing = 0
     for page in pages:
         cells = re.findall(r"```\{code-cell\}[^\n]*\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
-        draws = [i for i, c in enumerate(cells) if re.search(r"figure:|plt\.(show|subplots|figure)\(", c)]
+        draws = [i for i, c in enumerate(cells) if re.search(r"figure:|plt\.(show|subplots|figure)\(|style\.figure\(", c)]
         if not draws:
             continue
         drawing += 1
