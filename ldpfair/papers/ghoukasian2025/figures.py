@@ -8,10 +8,16 @@ Each function returns the matplotlib Figure (the notebook saves and shows it):
 - :func:`plot_two_step`: Fig. 6 (Mozannar et al.'s two-step method with RR and OPT);
 - :func:`plot_table1_tradeoff`: FairProjection's accuracy-fairness trade-off over its
   tolerance grid, with OPT and the unconstrained model (Table I).
+
+:func:`book_figure` and :func:`lgbm_figures` save and glue them for the chapter's
+``{glue:figure}`` directives (:func:`ldpfair.style.figure`), with a placeholder where
+the profile has no results, so that every directive finds its key.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -21,7 +27,11 @@ from ... import style
 from ...reporting import summarise
 from .experiments import LGBM_FIGURES
 
-__all__ = ["plot_lgbm", "plot_two_step", "plot_zeta_tradeoff", "plot_theorem2", "plot_table1_tradeoff"]
+__all__ = ["plot_lgbm", "plot_two_step", "plot_zeta_tradeoff", "plot_theorem2", "plot_table1_tradeoff",
+           "FOLDER", "placeholder", "book_figure", "lgbm_figures"]
+
+#: Where the chapter's figures are saved.
+FOLDER = "figures/ghoukasian2025"
 
 
 def plot_lgbm(results: pd.DataFrame, figure: str, *, ax: Any = None) -> Any:
@@ -175,3 +185,55 @@ def plot_table1_tradeoff(long: pd.DataFrame) -> Any:
             ax[i, j].set_title(f"{ds}, {constraint.upper()} constraint", fontsize=9)
         ax[i, 0].legend(fontsize=7)
     return fig
+
+
+def placeholder(message: str) -> Any:
+    """A small figure that only says ``message`` (why a figure is missing in this profile)."""
+    fig, ax = plt.subplots(figsize=(6.0, 0.6))
+    ax.axis("off")
+    ax.text(0.5, 0.5, message, ha="center", va="center")
+    return fig
+
+
+def book_figure(name: str, draw: Callable[..., Any], results: pd.DataFrame | None, *args: Any,
+                folder: str | Path = FOLDER) -> list[Path]:
+    """Draw ``draw(results, *args)``, save it as ``name`` and glue it under ``name`` for the chapter.
+
+    Parameters
+    ----------
+    name : str
+        File stem under ``folder`` and glue key of the chapter's ``{glue:figure}`` directive.
+    draw : callable
+        One of this module's ``plot_*`` functions.
+    results : DataFrame or None
+        What it draws; ``None`` or empty when the profile has no results for it.
+    *args
+        Further arguments of ``draw``.
+
+    When ``results`` is empty, a placeholder saying ``"<name>: no results in this profile"``
+    is glued under ``name`` (so the directive still finds its key) but not saved.
+    folder : str or Path
+        Where the figure is saved (:func:`ldpfair.style.figure`).
+
+    Returns
+    -------
+    list of Path
+        The files written (none for a placeholder).
+    """
+    if results is not None and len(results):
+        return style.figure(draw(results, *args), name, folder)
+    from myst_nb import glue  # MyST-NB comes with the book extra, which runs the notebooks
+
+    fig = placeholder(f"{name}: no results in this profile")
+    glue(name, fig, display=True)
+    plt.close(fig)
+    return []
+
+
+def lgbm_figures(lgbm: Mapping[str, pd.DataFrame], folder: str | Path = FOLDER) -> list[Path]:
+    """Save and glue each of Figs. 1-5 (:func:`plot_lgbm`) under its name, ``fig1`` to ``fig5``.
+
+    A figure the profile has no results for is glued as a placeholder saying so.
+    """
+    return [path for name in LGBM_FIGURES for path in book_figure(name, plot_lgbm, lgbm.get(name), name,
+                                                                  folder=folder)]
