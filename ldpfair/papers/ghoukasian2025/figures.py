@@ -195,9 +195,12 @@ def placeholder(message: str) -> Any:
     return fig
 
 
-def book_figure(name: str, draw: Callable[..., Any], results: pd.DataFrame | None, *args: Any,
-                folder: str | Path = FOLDER) -> list[Path]:
+def book_figure(name: str, draw: Callable[..., Any], results: pd.DataFrame | Mapping[str, Any] | None,
+                *args: Any, folder: str | Path = FOLDER) -> None:
     """Draw ``draw(results, *args)``, save it as ``name`` and glue it under ``name`` for the chapter.
+
+    The figure is saved and glued by :func:`ldpfair.style.figure`. Nothing is returned,
+    so the notebook cell shows only the glued figure.
 
     Parameters
     ----------
@@ -205,35 +208,30 @@ def book_figure(name: str, draw: Callable[..., Any], results: pd.DataFrame | Non
         File stem under ``folder`` and glue key of the chapter's ``{glue:figure}`` directive.
     draw : callable
         One of this module's ``plot_*`` functions.
-    results : DataFrame or None
-        What it draws; ``None`` or empty when the profile has no results for it.
+    results : DataFrame, mapping or None
+        What it draws; ``None`` or empty when the profile has no results for it. Then a
+        placeholder saying ``"<name>: no results in this profile"`` is glued under
+        ``name`` (so the directive still finds its key) but not saved.
     *args
         Further arguments of ``draw``.
-
-    When ``results`` is empty, a placeholder saying ``"<name>: no results in this profile"``
-    is glued under ``name`` (so the directive still finds its key) but not saved.
     folder : str or Path
-        Where the figure is saved (:func:`ldpfair.style.figure`).
-
-    Returns
-    -------
-    list of Path
-        The files written (none for a placeholder).
+        Where the figure is saved.
     """
     if results is not None and len(results):
-        return style.figure(draw(results, *args), name, folder)
+        style.figure(draw(results, *args), name, folder)
+        return
     from myst_nb import glue  # MyST-NB comes with the book extra, which runs the notebooks
 
     fig = placeholder(f"{name}: no results in this profile")
     glue(name, fig, display=True)
     plt.close(fig)
-    return []
 
 
-def lgbm_figures(lgbm: Mapping[str, pd.DataFrame], folder: str | Path = FOLDER) -> list[Path]:
+def lgbm_figures(lgbm: Mapping[str, pd.DataFrame], folder: str | Path = FOLDER) -> None:
     """Save and glue each of Figs. 1-5 (:func:`plot_lgbm`) under its name, ``fig1`` to ``fig5``.
 
-    A figure the profile has no results for is glued as a placeholder saying so.
+    A figure the profile has no results for is glued as a placeholder saying so
+    (:func:`book_figure`).
     """
-    return [path for name in LGBM_FIGURES for path in book_figure(name, plot_lgbm, lgbm.get(name), name,
-                                                                  folder=folder)]
+    for name in LGBM_FIGURES:
+        book_figure(name, plot_lgbm, lgbm.get(name), name, folder=folder)
