@@ -266,9 +266,9 @@ def savefig(fig: plt.Figure, name: str, folder: str | Path = "figures") -> list[
     return paths
 
 
-def figure(fig: plt.Figure, name: str, folder: str | Path = "figures", *,
-           key: str | None = None) -> list[Path]:
-    """Save ``fig`` (:func:`savefig`) and show it glued as ``key`` (default ``name``); return the paths.
+def figure(fig: plt.Figure | None, name: str, folder: str | Path = "figures", *,
+           key: str | None = None, missing: str = "Not drawn in this profile.") -> None:
+    """Save ``fig`` (:func:`savefig`) and show it glued as ``key`` (default ``name``).
 
     The chapter places the figure with MyST-NB's ``{glue:figure}`` directive, whose
     body is the caption and whose ``:alt:`` and ``:name:`` options give the alt text and
@@ -276,21 +276,28 @@ def figure(fig: plt.Figure, name: str, folder: str | Path = "figures", *,
     once, where the directive stands; plain Jupyter shows it as the cell's output, with
     the caption below it (:func:`ldpfair.experiments.notebooks.myst_to_jupyter`). The
     figure is closed, so the inline backend does not show it a second time.
+    Without a figure (``fig=None``: a profile that lacks its results) the sentence
+    ``missing`` is glued in its place, so the directive always finds its key.
 
     Parameters
     ----------
-    fig : matplotlib.figure.Figure
-        The figure.
+    fig : matplotlib.figure.Figure or None
+        The figure, or None when there is nothing to draw.
     name : str
         File stem under ``folder`` (``<name>.png`` and ``<name>.pdf``).
     folder : str or Path, default "figures"
         Where the files go.
     key : str, optional
         The glue key that the ``{glue:figure}`` directive names; default ``name``.
+    missing : str
+        What is shown in the figure's place when ``fig`` is None.
     """
+    from IPython.display import Markdown
     from myst_nb import glue  # MyST-NB comes with the book extra, which runs the notebooks
 
-    paths = savefig(fig, name, folder)
+    if fig is None:
+        glue(key or name, Markdown(f"*{missing}*"), display=True)
+        return  # nothing returned: a cell ending with this call shows no value in plain Jupyter
+    savefig(fig, name, folder)
     glue(key or name, fig, display=True)
     plt.close(fig)
-    return paths

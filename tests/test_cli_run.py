@@ -238,6 +238,13 @@ As {cite:t}`xu2019` and {cite:p}`arcolezi2023,xu2019` show; see {ref}`below <sec
 
 Do it.
 ```
+
+```{glue:figure} curve
+:name: fig-curve
+:alt: A curve.
+
+**A curve**, drawn.
+```
 """
 
 
@@ -255,6 +262,7 @@ def test_myst_markup_is_converted_for_plain_jupyter():
     assert "see [below](#sec-a),\nelsewhere, [the scoreboard](https://x/book/scoreboard.md) and $x^2$." in md
     assert "> **Did it reproduce?**\n>\n> **Yes**, mostly." in md
     assert '<a id="ex-1"></a>\n> **Exercise: A title**\n>\n> Do it.' in md
+    assert md.endswith('<a id="fig-curve"></a>\n> **A curve**, drawn.\n')  # the figure: the output above
     assert ":::" not in md and "{" not in md.replace("$x^2$", "")
     assert "{cite:t}" in nb.cells[1].source
     assert nb.cells[1].outputs[0]["data"]["text/markdown"] == "> **Note**\n>\n> A [page](https://x/notebooks/p.md)."
@@ -382,3 +390,29 @@ def test_book_download_of_a_chapter_has_no_myst_only_markup(tmp_path):
     assert "> **" in markdown and "](" in markdown  # directives became quotes, roles links
     assert any("parameters" in (c.metadata.get("tags") or []) for c in nb.cells if c.cell_type == "code")
     assert "jupytext" not in nb.metadata
+
+
+def test_a_run_killed_outright_leaves_a_temporary_file_that_a_later_run_sweeps(book, tmp_path):
+    """``kill -9`` cannot clean up; the hidden file names its process, and execute() sweeps it first."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    (book / "slow.md").write_text(NOTEBOOK.replace("n * 2", "__import__('time').sleep(60)"))
+    out = tmp_path / "slow.ipynb"
+    cli_main = "import sys; from ldpfair.cli import main; sys.exit(main())"
+    proc = subprocess.Popen([sys.executable, "-c", cli_main, "run", "slow", "--notebooks", str(book),
+                             "-o", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while not list(tmp_path.glob(".slow.pid*.partial.ipynb")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    left = list(tmp_path.glob(".slow.pid*.partial.ipynb"))
+    assert left and not out.exists()  # what kill -9 leaves: the hidden temporary file only
+    live = tmp_path / f".slow.pid{os.getpid()}.x.partial.ipynb"  # a run still going: left alone
+    live.write_text("{}")
+    assert nbk._sweep_partials(out) == left
+    assert not any(p.exists() for p in left) and live.exists()

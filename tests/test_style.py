@@ -144,3 +144,22 @@ def test_every_page_that_draws_a_figure_applies_the_book_style_first():
         uses = [i for i, c in enumerate(cells) if "style.use()" in c]
         assert uses and uses[0] <= draws[0], f"{page.name}: style.use() must come before the first figure"
     assert drawing >= 5  # the five chapters draw
+
+
+def test_figure_saves_glues_under_its_key_and_closes(tmp_path, monkeypatch):
+    """``style.figure`` is what the chapters' ``{glue:figure}`` directives read: the key, the image, once."""
+    import myst_nb.ext.glue as glue_module
+
+    shown = []
+    monkeypatch.setattr(glue_module, "ipy_display", lambda data, raw, metadata: shown.append((data, metadata)))  # noqa: E501
+    fig, ax = plt.subplots()
+    ax.plot([0, 1])
+    assert style.figure(fig, "line", tmp_path / "figs", key="fig-line") is None  # no value shown after it
+    assert sorted(p.name for p in (tmp_path / "figs").iterdir()) == ["line.pdf", "line.png"]
+    assert not plt.fignum_exists(fig.number)  # closed: the inline backend does not show it again
+    (data, meta), = shown
+    assert meta["scrapbook"] == {"name": "fig-line", "mime_prefix": ""} and data  # displayed, not hidden
+    style.figure(None, "gone", tmp_path / "figs", missing="No results.")
+    data, meta = shown[-1]
+    assert meta["scrapbook"]["name"] == "gone" and data["text/markdown"] == "*No results.*"
+    assert not (tmp_path / "figs" / "gone.png").exists()

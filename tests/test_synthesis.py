@@ -228,3 +228,14 @@ def test_committed_results_reproduce_and_scoreboard_rows():
     headings = {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
                 for h in re.findall(r"^#{1,3} (.+)$", text, re.MULTILINE)}
     assert {label[1:] for label in board["label"]} <= headings
+
+
+def test_has_budget_is_whether_a_private_mechanism_ran_at_that_epsilon():
+    import pandas as pd
+
+    from ldpfair.papers.synthesis import report
+
+    rows = pd.DataFrame({"mechanism": ["NonDP", "GRR", "GRR"], "epsilon": [float("inf"), 1.0, 4.0]})
+    assert report.has_budget(rows, 1.0) and report.has_budget(rows, 4.000000001)
+    assert not report.has_budget(rows, 2.0) and not report.has_budget(rows.iloc[:1], 1.0)
+    assert not report.has_budget(rows.iloc[:0], 1.0)

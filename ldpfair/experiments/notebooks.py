@@ -401,7 +401,7 @@ def prepare_book_kernels() -> None:
 
     config.absolute_paths()
     try:
-        from myst_nb.core.execute import direct  # type: ignore[import-untyped]
+        from myst_nb.core.execute import direct
     except ImportError:  # pragma: no cover - not building the book
         return
     execute_one = direct.single_nb_execution
@@ -432,6 +432,27 @@ def _for_jupyter(path: Path) -> None:
     os.chmod(path, 0o666 & ~umask)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's live process
+        return True
+    return True
+
+
+def _sweep_partials(out: Path) -> list[Path]:
+    """Remove the temporary notebooks of earlier runs to ``out`` whose process is gone; return them."""
+    removed = []
+    for tmp in out.parent.glob(f".{out.stem}.pid*.partial.ipynb"):
+        m = re.match(rf"^\.{re.escape(out.stem)}\.pid(\d+)\.", tmp.name)
+        if m and not _alive(int(m.group(1))):
+            tmp.unlink(missing_ok=True)
+            removed.append(tmp)
+    return removed
+
+
 def execute(
     notebook: str | os.PathLike[str],
     parameters: Mapping[str, Any] | None = None,
@@ -446,7 +467,9 @@ def execute(
     The notebook is written to a temporary file in the output's folder and
     renamed to ``output`` when the run succeeds, so an interrupted or killed run
     never leaves a partial notebook at ``output`` (an existing file there is
-    replaced only by a complete one). The kernel uses the IPC transport
+    replaced only by a complete one). A run killed outright (``kill -9``) cannot
+    remove its hidden temporary file; the next run to the same output removes it
+    (:func:`_sweep_partials`: the file names the process that wrote it). The kernel uses the IPC transport
     (:func:`kernel_config`) and inherits the ``LDPFAIR_*`` paths made absolute
     (:func:`ldpfair.config.absolute_paths`), since it runs in another folder.
 
@@ -493,7 +516,9 @@ def execute(
     (cwd / "figures").mkdir(parents=True, exist_ok=True)
     nb = jupytext.read(notebook)
     config.absolute_paths()
-    fd, tmp_name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.stem}.", suffix=".partial.ipynb")
+    _sweep_partials(out)
+    fd, tmp_name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.stem}.pid{os.getpid()}.",
+                                    suffix=".partial.ipynb")
     os.close(fd)
     tmp = Path(tmp_name)
     try:
@@ -658,8 +683,8 @@ def _convert_markdown(source: str, *, bib: Mapping[str, tuple[str, str]], labels
             continue
         if name == "admonition":
             heading = arg
-        elif name == "glue:figure":  # the figure itself is the output of the cell above it
-            heading = "Figure"
+        elif name == "glue:figure":  # the figure is the output of the cell above: its caption alone
+            heading = ""
         elif name == "exercise":
             heading = f"Exercise: {arg}" if arg else "Exercise"
         else:
@@ -685,7 +710,7 @@ def myst_to_jupyter(nb: Any, *, bib: str | os.PathLike[str] | None = None,
 
     * a directive (``:::{admonition} Title`` or ```` ```{note} ````, options such as
       ``:class:`` dropped) becomes a blockquote headed by its title in bold;
-      ``{glue:figure}`` a blockquote "Figure" with its caption (in plain Jupyter the
+      ``{glue:figure}`` a blockquote of its caption (in plain Jupyter the
       figure is the output of the code cell that glued it, see :func:`ldpfair.style.figure`);
       ``{exercise}`` is headed "Exercise: <title>", ``{solution-start}`` becomes a
       bold "Solution" line and ``{solution-end}`` disappears;

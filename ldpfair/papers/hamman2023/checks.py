@@ -53,6 +53,7 @@ __all__ = [
     "number_id",
     "error_checks",
     "leakage_checks",
+    "table1_reading_comparison",
     "leakage_regression",
     "scoreboard",
 ]
@@ -303,11 +304,8 @@ def leakage_checks(item: str, cmp: pd.DataFrame, res: Mapping[str, pd.DataFrame]
             evidence=f"{int(clipped['agrees'].sum())} of {len(clipped)} {metric} numbers agree clipped, "
                      f"{int(other['agrees'].sum())} unclipped"))
     if item == "Table 1" and "table1_reading" in res and len(res["table1_reading"]):
-        t1r = res["table1_reading"]
-        fin = other[np.isfinite(other["epsilon"].astype(float))]
-        for reading, g in t1r.groupby("noise_reading", sort=True):
-            pub = PAPER_TABLE1[np.isfinite(PAPER_TABLE1["epsilon"].astype(float))]
-            vr = _compare_table("Table 1", g, pub, _BY["Table 1"], ["leakage"])
+        fin, under = table1_reading_comparison(res, other)
+        for reading, vr in under.items():
             out.append(verdicts.variant_check(
                 f"Leakage recomputed with the noise reading {reading!r} (finite-epsilon cells; the models "
                 "of that experiment are clipped to [0, 1])", source=f"noise_reading={reading!r}",
@@ -324,6 +322,38 @@ def leakage_checks(item: str, cmp: pd.DataFrame, res: Mapping[str, pd.DataFrame]
             f"{reg.attrs['cells']} cells: factor {reg['coef'].iloc[0]:.3g}, {terms or 'no varying setting'}; "
             f"R² {reg.attrs['r2']:.2f}, residual sd {reg.attrs['resid_sd']:.2f} (log scale)", "tried"))
     return out
+
+
+def table1_reading_comparison(res: Mapping[str, pd.DataFrame], table1: pd.DataFrame | None = None,
+                              ) -> tuple[pd.DataFrame, dict[str, pd.DataFrame]]:
+    """Table 1's finite-epsilon leakage numbers against our runs: Theorem 5 and each noise reading.
+
+    Parameters
+    ----------
+    res : mapping of str to pandas.DataFrame
+        The results (:func:`committed_results` or a profile's), with ``table1`` and, for
+        the readings, ``table1_reading`` (absent or empty: no readings).
+    table1 : pandas.DataFrame, optional
+        Table 1's comparison (:func:`published_comparison`), reused when given.
+
+    Returns
+    -------
+    default : pandas.DataFrame
+        The finite-epsilon leakage rows of Table 1's comparison (the runs under Theorem 5).
+    readings : dict of str to pandas.DataFrame
+        Per ``noise_reading`` (sorted), the same numbers compared with the runs of
+        ``table1_reading`` under that reading (:func:`~.published._compare_table`).
+    """
+    if table1 is None:
+        table1 = _compare_table("Table 1", res["table1"], PAPER_TABLE1, _BY["Table 1"], ["leakage"])
+    leak = table1[table1["metric"] == "leakage"]
+    default = leak[np.isfinite(leak["epsilon"].astype(float))]
+    t1r = res.get("table1_reading")
+    if t1r is None or not len(t1r):
+        return default, {}
+    pub = PAPER_TABLE1[np.isfinite(PAPER_TABLE1["epsilon"].astype(float))]
+    return default, {str(reading): _compare_table("Table 1", g, pub, _BY["Table 1"], ["leakage"])
+                     for reading, g in t1r.groupby("noise_reading", sort=True)}
 
 
 def leakage_regression(item: str, res: Mapping[str, pd.DataFrame]) -> pd.DataFrame | None:

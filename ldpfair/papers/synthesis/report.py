@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+import numpy as np
 import pandas as pd
 
 from ...datasets import cards as data_cards
@@ -17,8 +18,17 @@ from ...tables import Table, table
 from . import checks
 from .experiments import dataset_entry, dataset_label
 
-__all__ = ["datasets_table", "dataset_options_table", "coverage", "cost_table", "leaderboard_table",
+__all__ = ["has_budget", "datasets_table", "dataset_options_table",
+           "coverage", "cost_table", "leaderboard_table",
            "generalisation_table", "claims_table", "mechanism_cards_table", "summary"]
+
+
+def has_budget(results: pd.DataFrame, epsilon: float) -> bool:
+    """Whether ``results`` (combined, :func:`analysis.combine`) hold a private mechanism at ``epsilon``."""
+    if results.empty:
+        return False
+    present = results.loc[results["mechanism"] != "NonDP", "epsilon"].astype(float)
+    return bool(np.isclose(present, epsilon).any())
 
 
 def datasets_table(keys: Iterable[str]) -> Table:

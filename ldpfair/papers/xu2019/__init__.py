@@ -8,7 +8,9 @@ Its rooms (the contract of :mod:`ldpfair.papers.contract`):
 - :mod:`.checks`: the published Tables 1-2, the agreement of every published mean, the
   claims and the scoreboard, judged by :mod:`ldpfair.verdicts`;
 - :mod:`.diagnostics`: the remedy's firing rate and the neutral fairness weight;
-- :mod:`.tables`: the chapter's tables as a reader sees them.
+- :mod:`.tables`: the chapter's tables as a reader sees them;
+- :mod:`.findings`: each table and sentence of the chapter, one function each (the notebook
+  only calls them).
 
 Importing this package loads only :mod:`.experiments` (no plotting, no results).
 """

@@ -42,7 +42,7 @@ def table(results: pd.DataFrame, paper: pd.DataFrame, by: Sequence[str], caption
     """
     by = list(by)
     g = results.groupby(by, sort=False)[["accuracy", "rd", "remedy_triggered"]]
-    ours = g.mean().join(g.std(ddof=1), rsuffix="_std").reset_index()
+    ours = g.mean().join(g.std(ddof=1).add_suffix("_std")).reset_index()
     keys = [c for c in by if c in paper.columns]
     merged = ours.merge(paper, on=keys, how="left", suffixes=("", "_paper"))
     out = merged[by].copy()
