@@ -10,7 +10,7 @@ Each function returns the matplotlib Figure (the notebook saves and shows it):
   tolerance grid, with OPT and the unconstrained model (Table I).
 
 :func:`book_figure` and :func:`lgbm_figures` save and glue them for the chapter's
-``{glue:figure}`` directives (:func:`ldpfair.style.figure`), with a placeholder where
+``{glue:figure}`` directives (:func:`ldpfair.style.figure`), with a sentence in its place where
 the profile has no results, so that every directive finds its key.
 """
 
@@ -28,7 +28,7 @@ from ...reporting import summarise
 from .experiments import LGBM_FIGURES
 
 __all__ = ["plot_lgbm", "plot_two_step", "plot_zeta_tradeoff", "plot_theorem2", "plot_table1_tradeoff",
-           "FOLDER", "placeholder", "book_figure", "lgbm_figures"]
+           "FOLDER", "book_figure", "lgbm_figures"]
 
 #: Where the chapter's figures are saved.
 FOLDER = "figures/ghoukasian2025"
@@ -187,14 +187,6 @@ def plot_table1_tradeoff(long: pd.DataFrame) -> Any:
     return fig
 
 
-def placeholder(message: str) -> Any:
-    """A small figure that only says ``message`` (why a figure is missing in this profile)."""
-    fig, ax = plt.subplots(figsize=(6.0, 0.6))
-    ax.axis("off")
-    ax.text(0.5, 0.5, message, ha="center", va="center")
-    return fig
-
-
 def book_figure(name: str, draw: Callable[..., Any], results: pd.DataFrame | Mapping[str, Any] | None,
                 *args: Any, folder: str | Path = FOLDER) -> None:
     """Draw ``draw(results, *args)``, save it as ``name`` and glue it under ``name`` for the chapter.
@@ -209,22 +201,16 @@ def book_figure(name: str, draw: Callable[..., Any], results: pd.DataFrame | Map
     draw : callable
         One of this module's ``plot_*`` functions.
     results : DataFrame, mapping or None
-        What it draws; ``None`` or empty when the profile has no results for it. Then a
-        placeholder saying ``"<name>: no results in this profile"`` is glued under
-        ``name`` (so the directive still finds its key) but not saved.
+        What it draws; ``None`` or empty when the profile has no results for it. Then the
+        sentence ``"<name>: no results in this profile"`` is glued under ``name`` (so the
+        directive still finds its key) and nothing is saved.
     *args
         Further arguments of ``draw``.
     folder : str or Path
         Where the figure is saved.
     """
-    if results is not None and len(results):
-        style.figure(draw(results, *args), name, folder)
-        return
-    from myst_nb import glue  # MyST-NB comes with the book extra, which runs the notebooks
-
-    fig = placeholder(f"{name}: no results in this profile")
-    glue(name, fig, display=True)
-    plt.close(fig)
+    fig = draw(results, *args) if results is not None and len(results) else None
+    style.figure(fig, name, folder, missing=f"{name}: no results in this profile")
 
 
 def lgbm_figures(lgbm: Mapping[str, pd.DataFrame], folder: str | Path = FOLDER) -> None:
