@@ -8,10 +8,16 @@ Each function returns the matplotlib Figure (the notebook saves and shows it):
 - :func:`plot_two_step`: Fig. 6 (Mozannar et al.'s two-step method with RR and OPT);
 - :func:`plot_table1_tradeoff`: FairProjection's accuracy-fairness trade-off over its
   tolerance grid, with OPT and the unconstrained model (Table I).
+
+:func:`book_figure` and :func:`lgbm_figures` save and glue them for the chapter's
+``{glue:figure}`` directives (:func:`ldpfair.style.figure`), with a sentence in its place where
+the profile has no results, so that every directive finds its key.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -21,7 +27,11 @@ from ... import style
 from ...reporting import summarise
 from .experiments import LGBM_FIGURES
 
-__all__ = ["plot_lgbm", "plot_two_step", "plot_zeta_tradeoff", "plot_theorem2", "plot_table1_tradeoff"]
+__all__ = ["plot_lgbm", "plot_two_step", "plot_zeta_tradeoff", "plot_theorem2", "plot_table1_tradeoff",
+           "FOLDER", "book_figure", "lgbm_figures"]
+
+#: Where the chapter's figures are saved.
+FOLDER = "figures/ghoukasian2025"
 
 
 def plot_lgbm(results: pd.DataFrame, figure: str, *, ax: Any = None) -> Any:
@@ -175,3 +185,39 @@ def plot_table1_tradeoff(long: pd.DataFrame) -> Any:
             ax[i, j].set_title(f"{ds}, {constraint.upper()} constraint", fontsize=9)
         ax[i, 0].legend(fontsize=7)
     return fig
+
+
+def book_figure(name: str, draw: Callable[..., Any], results: pd.DataFrame | Mapping[str, Any] | None,
+                *args: Any, folder: str | Path = FOLDER) -> None:
+    """Draw ``draw(results, *args)``, save it as ``name`` and glue it under ``name`` for the chapter.
+
+    The figure is saved and glued by :func:`ldpfair.style.figure`. Nothing is returned,
+    so the notebook cell shows only the glued figure.
+
+    Parameters
+    ----------
+    name : str
+        File stem under ``folder`` and glue key of the chapter's ``{glue:figure}`` directive.
+    draw : callable
+        One of this module's ``plot_*`` functions.
+    results : DataFrame, mapping or None
+        What it draws; ``None`` or empty when the profile has no results for it. Then the
+        sentence ``"<name>: no results in this profile"`` is glued under ``name`` (so the
+        directive still finds its key) and nothing is saved.
+    *args
+        Further arguments of ``draw``.
+    folder : str or Path
+        Where the figure is saved.
+    """
+    fig = draw(results, *args) if results is not None and len(results) else None
+    style.figure(fig, name, folder, missing=f"{name}: no results in this profile")
+
+
+def lgbm_figures(lgbm: Mapping[str, pd.DataFrame], folder: str | Path = FOLDER) -> None:
+    """Save and glue each of Figs. 1-5 (:func:`plot_lgbm`) under its name, ``fig1`` to ``fig5``.
+
+    A figure the profile has no results for is glued as a placeholder saying so
+    (:func:`book_figure`).
+    """
+    for name in LGBM_FIGURES:
+        book_figure(name, plot_lgbm, lgbm.get(name), name, folder=folder)

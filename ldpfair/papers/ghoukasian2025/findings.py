@@ -15,14 +15,17 @@ import pandas as pd
 
 from ...datasets import cards
 from ...experiments import coverage_note
+from ...reporting import claims_table as _claims_frame
 from ...tables import Table, table
 from . import asym, baselines, checks, kary, report, tables, theory
+from .experiments import LGBM_FIGURES
 
 __all__ = ["GAPS", "DATASET_SPECS", "coverage", "data_cards", "theorem2_finding", "lemma1_table",
            "kary_check_table", "nondp_table", "dprime_table", "zeta_checks_table", "zeta1_paired_table",
            "seed_sensitivity", "kary_causes", "quoted_numbers", "two_step_finding", "readings",
            "trials_table", "trial_agreement", "table1_readings", "fairprojection_finding",
-           "authors_tolerance_table", "table2_readings_table", "long_tables"]
+           "authors_tolerance_table", "table2_readings_table", "long_tables", "chapter_results",
+           "table1_book", "table2_book", "claims_table", "fairprojection_evidence"]
 
 #: Labels of the accuracy and the gaps.
 GAPS = {"acc": "accuracy", "Delta_SP": "ΔSP", "Delta_EO": "ΔEO", "Delta_MEO": "ΔMEO"}
@@ -228,6 +231,35 @@ def readings(asym_cells: pd.DataFrame, fig6: pd.DataFrame) -> tuple[Table | str,
             checks.readings_text(asym_cells, fig6) + ".")
 
 
+_Frames = dict[str, pd.DataFrame]
+
+
+def chapter_results(results: Mapping[str, pd.DataFrame]) -> tuple[_Frames, _Frames, _Frames, pd.DataFrame,
+                                                                   pd.DataFrame]:
+    """The chapter's results by part: ``lgbm, base, variants, t1_long, t2_long``.
+
+    Parameters
+    ----------
+    results : mapping
+        Every experiment's frame, as ``SPEC.results`` returns them.
+
+    Returns
+    -------
+    lgbm : dict
+        Figs. 1-5 (the experiments of :data:`.experiments.LGBM_FIGURES` that ran).
+    base : dict
+        ``fig6``, ``fig6_asym``, ``table1`` and ``table2``.
+    variants : dict
+        The rest: the k-ary re-runs of OPT at other values of zeta.
+    t1_long, t2_long : DataFrame
+        Tables I and II's runs, one row per run and metric (:func:`long_tables`).
+    """
+    lgbm = {name: df for name, df in results.items() if name in LGBM_FIGURES}
+    base = {name: results[name] for name in ("fig6", "fig6_asym", "table1", "table2")}
+    variants = {name: df for name, df in results.items() if name not in lgbm and name not in base}
+    return (lgbm, base, variants, *long_tables(base))
+
+
 def long_tables(base: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Tables I and II's runs in the long shape (empty frames when the profile has none)."""
     t1 = baselines.long_fairprojection(base["table1"]) if len(base["table1"]) else pd.DataFrame()
@@ -279,6 +311,18 @@ def fairprojection_finding(t1_long: pd.DataFrame) -> tuple[Table, str]:
                   text="check", caption="The finding's checks."), evidence)
 
 
+def fairprojection_evidence(t1_long: pd.DataFrame) -> tuple[Table | str, ...]:
+    """The FairProjection finding as the chapter shows it: checks, evidence, the published row.
+
+    Its checks and evidence (:func:`fairprojection_finding`), then the published row beside
+    our unprojected model (:func:`authors_tolerance_table`); empty when the profile has no
+    Table I results.
+    """
+    if t1_long.empty:
+        return ()
+    return (*fairprojection_finding(t1_long), authors_tolerance_table(t1_long))
+
+
 def authors_tolerance_table(t1_long: pd.DataFrame) -> Table:
     """The published FairProjection row next to our unprojected model (percent)."""
     return table(tables.authors_tolerance_table(t1_long), key=["dataset", "row"], digits=1, labels=GAPS,
@@ -294,3 +338,81 @@ def table2_readings_table(t2_long: pd.DataFrame) -> Table | None:
                          "numbers": "published numbers", "Delta_MEO agree": "ΔMEO agreeing",
                          "German agree": "German agreeing"},
                  caption="Table II under each reading.")
+
+
+#: Captions of Table I's book tables, per FairProjection reading.
+_TABLE1_CAPTIONS = {"authors": "Table I, FairProjection at the authors' tolerances (percent).",
+                    "binding": "Table I, FairProjection at a binding tolerance (percent)."}
+#: Table II's book tables: the readings (``groups``, ``meo`` of :func:`.tables.table2`) and caption.
+_TABLE2_READINGS = {"authors": (("authors", "aod"), "Table II, the authors' readings (percent)."),
+                    "paper": (("paper", "paper"), "Table II, the paper's definitions (percent).")}
+
+
+def table1_book(t1_long: pd.DataFrame, reading: str = "authors") -> Table | None:
+    """Table I under a FairProjection ``reading`` beside the published numbers, as the book shows it.
+
+    Parameters
+    ----------
+    t1_long : DataFrame
+        Table I's runs (:func:`long_tables`).
+    reading : {"authors", "binding"}
+        FairProjection's tolerance (:func:`.tables.table1`).
+
+    Returns
+    -------
+    Table or None
+        Accuracy, Delta_SP and Delta_MEO in percent, ours, the paper's and the difference
+        per dataset, method and tolerance; ``None`` when the profile has no Table I results.
+    """
+    if reading not in _TABLE1_CAPTIONS:
+        raise ValueError(f"reading must be one of {', '.join(map(repr, _TABLE1_CAPTIONS))}, got {reading!r}")
+    if t1_long.empty:
+        return None
+    return report.book_table(tables.table1(t1_long, reading), ["dataset", "method", "tolerance"],
+                             ["acc", "Delta_SP", "Delta_MEO"], _TABLE1_CAPTIONS[reading])
+
+
+def table2_book(t2_long: pd.DataFrame, reading: str = "authors") -> Table | None:
+    """Table II under the authors' readings or the paper's definitions, as the book shows it.
+
+    Parameters
+    ----------
+    t2_long : DataFrame
+        Table II's runs (:func:`long_tables`).
+    reading : {"authors", "paper"}
+        ``"authors"``: German over age x sex, "Delta_MEO" = the average-odds gap (what
+        produced the published numbers); ``"paper"``: German over sex only and Delta_MEO
+        as the paper defines it.
+
+    Returns
+    -------
+    Table or None
+        Accuracy, Delta_EO and Delta_MEO in percent beside the published numbers;
+        ``None`` when the profile has no Table II results.
+    """
+    if reading not in _TABLE2_READINGS:
+        raise ValueError(f"reading must be one of {', '.join(map(repr, _TABLE2_READINGS))}, got {reading!r}")
+    if t2_long.empty:
+        return None
+    (groups, meo), caption = _TABLE2_READINGS[reading]
+    return report.book_table(tables.table2(t2_long, groups, meo), ["dataset", "method"],
+                             ["acc", "Delta_EO", "Delta_MEO"], caption)
+
+
+def claims_table(lgbm: Mapping[str, pd.DataFrame], base: Mapping[str, pd.DataFrame], t1_long: pd.DataFrame,
+                 t2_long: pd.DataFrame, thm2: pd.DataFrame, lem1: pd.DataFrame,
+                 variants: Mapping[str, pd.DataFrame]) -> Table:
+    """The paper's claims on these results (:func:`.checks.claims`): verdict, checks passed and cause.
+
+    Parameters
+    ----------
+    lgbm, base, variants, t1_long, t2_long : mapping or DataFrame
+        The chapter's results (:func:`chapter_results`).
+    thm2, lem1 : DataFrame
+        Theorem 2's and Lemma 1's numerical checks (:mod:`.theory`).
+    """
+    claims = checks.claims(dict(lgbm), base["fig6"], t1_long, t2_long, theorem2=thm2, lemma1=lem1,
+                           variants=dict(variants), fig6_asym=base["fig6_asym"])
+    ct = _claims_frame(claims).assign(cause=[c.cause.kind if c.cause else None for c in claims])
+    return table(ct, key="claim", badges="verdict", details=["statement", "evidence"],
+                 columns=["verdict", "checks passed", "cause"], caption="The paper's claims on our results.")
