@@ -137,7 +137,8 @@ def test_every_page_that_draws_a_figure_applies_the_book_style_first():
     drawing = 0
     for page in pages:
         cells = re.findall(r"```\{code-cell\}[^\n]*\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
-        draws = [i for i, c in enumerate(cells) if re.search(r"figure:|plt\.(show|subplots|figure)\(|style\.figure\(", c)]
+        drawn = r"figure:|plt\.(show|subplots|figure)\(|style\.figure\("
+        draws = [i for i, c in enumerate(cells) if re.search(drawn, c)]
         if not draws:
             continue
         drawing += 1
