@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from fixtures_makhlouf import toy_runs
 
 from ldpfair.experiments import Grid, PrivSpec, kfold, run
 from ldpfair.experiments.grid import DatasetSpec
@@ -151,19 +152,7 @@ def test_synthetic_source_default_is_authors_and_draws_keep_their_keys() -> None
 
 
 def _toy_runs(data: str, shift: float = 0.0, n: int = 20) -> pd.DataFrame:
-    rng = np.random.default_rng(np.random.SeedSequence(7))
-    rows = []
-    for setting, eps in [("noLDP", math.inf)] + [(s, e) for s in ("sLDP", "combLDP", "indLDP")
-                                                 for e in mx.EPSILONS]:
-        for seed in range(n):
-            row = {"data": data, "setting": setting, "epsilon": eps, "seed": seed}
-            for r in ag.RATES:
-                row[f"{r}_maj"] = 0.6 + 0.05 * rng.standard_normal() + shift
-                row[f"{r}_min"] = 0.3 + 0.05 * rng.standard_normal()
-            for r, d in ag.DISPARITY.items():
-                row[d] = row[f"{r}_maj"] - row[f"{r}_min"]
-            rows.append(row)
-    return pd.DataFrame(rows)
+    return toy_runs(data, shift, n)
 
 
 def test_draw_runs_swaps_synthetic_source() -> None:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import math
-
 import matplotlib
 import numpy as np
 import pandas as pd
 import pytest
+from fixtures_makhlouf import toy_runs
 
 from ldpfair.papers.makhlouf2024 import aggregate as ag
 from ldpfair.papers.makhlouf2024 import checks as sc
-from ldpfair.papers.makhlouf2024 import experiments as mx
 from ldpfair.papers.makhlouf2024 import findings
 
 matplotlib.use("Agg")
@@ -32,19 +30,7 @@ def _fold_rows(dataset: str) -> pd.DataFrame:
 
 
 def _toy_runs(data: str, n: int = 3, shift: float = 0.0) -> pd.DataFrame:
-    rng = np.random.default_rng(np.random.SeedSequence(5))
-    rows = []
-    for setting, eps in [("noLDP", math.inf)] + [(s, e) for s in ("sLDP", "combLDP", "indLDP")
-                                                 for e in mx.EPSILONS]:
-        for seed in range(n):
-            row = {"data": data, "setting": setting, "epsilon": eps, "seed": seed, "acc": 0.8}
-            for r in ag.RATES:
-                row[f"{r}_maj"] = 0.6 + 0.05 * rng.standard_normal() + shift
-                row[f"{r}_min"] = 0.3 + 0.05 * rng.standard_normal()
-            for r, d in ag.DISPARITY.items():
-                row[d] = row[f"{r}_maj"] - row[f"{r}_min"]
-            rows.append(row)
-    return pd.DataFrame(rows)
+    return toy_runs(data, shift, n, seed=5, acc=0.8)
 
 
 @pytest.fixture

@@ -432,22 +432,14 @@ def _for_jupyter(path: Path) -> None:
     os.chmod(path, 0o666 & ~umask)
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's live process
-        return True
-    return True
-
-
 def _sweep_partials(out: Path) -> list[Path]:
     """Remove the temporary notebooks of earlier runs to ``out`` whose process is gone; return them."""
+    from .cache import _pid_alive  # the cache's test of a lock's owner
+
     removed = []
     for tmp in out.parent.glob(f".{out.stem}.pid*.partial.ipynb"):
         m = re.match(rf"^\.{re.escape(out.stem)}\.pid(\d+)\.", tmp.name)
-        if m and not _alive(int(m.group(1))):
+        if m and not _pid_alive(int(m.group(1))):
             tmp.unlink(missing_ok=True)
             removed.append(tmp)
     return removed
