@@ -59,7 +59,7 @@ BAD = [
     ("n_jobs", "'2'", "n_jobs"),
     ("profile", "quik", "did you mean 'quick'?"),
     ("appendix", "1", "True or False"),
-    ("fig1_value", "7", "<= 4"),
+    ("fig1_value", "7", "an integer from 0 to 4"),
     ("epsilonz", "[1]", "did you mean 'epsilons'?"),
 ]
 
