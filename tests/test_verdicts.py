@@ -117,7 +117,7 @@ def test_paired_test_is_used_when_seeds_match_and_is_sharper():
     assert paired["test"].tolist() == ["paired"] and welch["test"].tolist() == ["welch"]
     assert not paired["agrees"].iloc[0] and welch["agrees"].iloc[0]
     one = v.compare_paired(ours["acc"], theirs["acc"])
-    assert one["diff"] == pytest.approx(paired["diff"].iloc[0]) and one["n"] == 20
+    assert one["diff"] == pytest.approx(paired["diff"].iloc[0]) and one["n_runs"] == 20
     # identical runs agree; a cell we lack is a row that does not agree
     same = v.compare_runs(theirs, theirs, "cell", "acc")
     assert same["agrees"].all() and (same["diff"] == 0).all()

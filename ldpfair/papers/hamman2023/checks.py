@@ -428,7 +428,8 @@ def scoreboard() -> pd.DataFrame:
         frame = pd.DataFrame([{"id": q["id"], "agrees": bool(q["agrees"]), "construction": False,
                                "metric": "avg_sp_err_e3"}])
         return frame, (f"quoted average error {q['paper']:.4g} (x {q['unit']}), ours (median of "
-                       f"{int(q['n'])} runs) {q['ours']:.4g}, 95% interval {q['low']:.4g} to {q['high']:.4g}")
+                       f"{int(q['n_runs'])} runs) {q['ours']:.4g}, "
+                       f"95% interval {q['low']:.4g} to {q['high']:.4g}")
 
     f1 = res["fig1"]
     clean = f1[~np.isfinite(f1["epsilon"])].groupby("m")["leakage"].mean()

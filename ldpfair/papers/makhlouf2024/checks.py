@@ -120,7 +120,7 @@ def figure_agreement(runs: pd.DataFrame, authors: pd.DataFrame, item: str, *,
     """Every plotted mean of ``item`` against the authors' runs (Welch 95%, :func:`verdicts.compare_runs`).
 
     Returns one row per (data, setting, epsilon, metric) with ``ours, paper, diff,
-    halfwidth, n, test, agrees`` (``paper`` = the authors' mean).
+    halfwidth, n_runs, test, agrees`` (``paper`` = the authors' mean).
     """
     frames = []
     on = ["data", "setting", "epsilon"]
