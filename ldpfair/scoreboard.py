@@ -45,11 +45,14 @@ from . import config
 from .reporting import Claim
 from .verdicts import (
     CAUSES,
+    CHANCE_COLUMNS,
     ITEM_COLUMNS,
     NO_CAUSE,
     NO_CAUSE_RECORDED,
     STATUSES,
     VERDICTS,
+    chance,
+    chance_words,
     check_ledger,
     failing,
 )
@@ -63,6 +66,7 @@ __all__ = [
     "claims_overview",
     "claims_overview_of",
     "computed",
+    "evidence_markdown",
     "landing_summary",
     "ledger",
     "ledger_markdown",
@@ -120,10 +124,16 @@ def paper_scoreboard(paper: str) -> pd.DataFrame:
     table = table.copy()
     # rows not (yet) made by ldpfair.verdicts.score_item: fill the ledger columns
     defaults = {"evidence": "", "share": float("nan"), "numbers": 0, "verifications": 0, "disagreeing": 0,
-                "covered": 0, "reason": "", "cause_label": ""}
+                "covered": 0, "reason": "", "cause_label": "", "summary": ""}
+    if "listing" not in table.columns:
+        table["listing"] = [()] * len(table)
     for col, val in defaults.items():
         if col not in table.columns:
             table[col] = val
+    if any(c not in table.columns for c in CHANCE_COLUMNS):
+        odds = [chance(int(r["numbers"]), int(r["disagreeing"])) for r in table.to_dict("records")]
+        for c in CHANCE_COLUMNS:
+            table[c] = [o[c] for o in odds]
     if "cause" not in table.columns:
         bad = table["status"].isin(["partly", "not reproduced"])
         table["cause"] = np.where(bad, "unexplained", NO_CAUSE)
@@ -235,10 +245,11 @@ def claims_overview_of(claims: Mapping[str, Sequence[Claim]]) -> pd.DataFrame:
             cause = c.cause if discrepant else None
             covered = 0
             if discrepant and cause is None:
-                kind, reason, label = "unexplained", NO_CAUSE_RECORDED, ""
+                kind, reason, label, summary = "unexplained", NO_CAUSE_RECORDED, "", NO_CAUSE_RECORDED
             else:
-                kind, reason, label = ((cause.kind, cause.text, cause.label) if cause is not None
-                                       else (NO_CAUSE, "", ""))
+                kind, reason, label, summary = ((cause.kind, cause.text, cause.label, cause.summary)
+                                                if cause is not None else (NO_CAUSE, "", "", ""))
+            listing = cause.listing() if cause is not None else ()
             if cause is not None and cause.decided:
                 if cause.disagreeing != n_fail:
                     raise ValueError(f"{p} claim {c.id}: the cause accounts for {cause.disagreeing} "
@@ -248,12 +259,15 @@ def claims_overview_of(claims: Mapping[str, Sequence[Claim]]) -> pd.DataFrame:
                          "checks passed": f"{passed}/{len(c.checks)}",
                          "share": passed / len(c.checks) if c.checks else float("nan"), "verdict": v,
                          "disagreeing": n_fail, "covered": covered,
-                         "cause": kind, "reason": reason, "cause_label": label})
+                         "cause": kind, "reason": reason, "cause_label": label,
+                         "summary": summary, "listing": listing,
+                         # a self-check (verified claim) is exact: chance gives none
+                         **chance(0 if c.verified else len(c.checks), 0 if c.verified else n_fail)})
     return pd.DataFrame(rows, columns=_CLAIM_COLUMNS)
 
 
 _CLAIM_COLUMNS = ["paper", "claim", "statement", "checks passed", "share", "verdict", "disagreeing",
-                  "covered", "cause", "reason", "cause_label"]
+                  "covered", "cause", "reason", "cause_label", "summary", "listing", *CHANCE_COLUMNS]
 
 
 def summary(board: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
@@ -289,23 +303,30 @@ def ledger(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> pd.DataFr
         place when the cause names none).
     """
     rows = []
+
+    def extra(r: Mapping[str, Any]) -> dict[str, Any]:
+        n = int(r.get("compared", r.get("numbers", 0)) or 0)
+        odds = {c: r[c] for c in CHANCE_COLUMNS} if all(c in r for c in CHANCE_COLUMNS) else \
+            chance(n, min(int(r.get("disagreeing", 0)), n))
+        return {"summary": r.get("summary") or r["reason"], "listing": r.get("listing") or (), **odds}
+
     for r in board.to_dict("records"):
         if r["status"] in ("partly", "not reproduced"):
             rows.append({"paper": r["paper"], "kind": "item", "item": r["item"], "status": r["status"],
                          "share": r["share"], "disagreeing": int(r.get("disagreeing", 0)),
                          "covered": int(r.get("covered", 0)), "cause": r["cause"], "reason": r["reason"],
-                         "label": r["cause_label"] or r["label"]})
+                         "label": r["cause_label"] or r["label"], **extra(r)})
     for r in (claims.to_dict("records") if claims is not None else []):
         if r["verdict"] in ("partly", "not reproduced"):
             rows.append({"paper": r["paper"], "kind": "claim", "item": r["claim"], "status": r["verdict"],
                          "share": r["share"], "disagreeing": int(r.get("disagreeing", 0)),
                          "covered": int(r.get("covered", 0)), "cause": r["cause"], "reason": r["reason"],
-                         "label": r["cause_label"] or "#claims"})
+                         "label": r["cause_label"] or "#claims", **extra(r)})
     return pd.DataFrame(rows, columns=_LEDGER_COLUMNS)
 
 
 _LEDGER_COLUMNS = ["paper", "kind", "item", "status", "share", "disagreeing", "covered", "cause", "reason",
-                   "label"]
+                   "label", "summary", "listing", *CHANCE_COLUMNS]
 
 
 def check_complete(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> None:
@@ -358,6 +379,17 @@ def _coverage(r: Any) -> str:
     return f"{int(getattr(r, 'covered', 0) or 0)} of {n}" if n else ""
 
 
+def _by_chance(r: Any) -> str:
+    """``expected; P`` of a row with disagreements (:func:`ldpfair.verdicts.chance`), empty otherwise."""
+    n, k = int(getattr(r, "compared", 0) or 0), int(getattr(r, "disagreeing", 0) or 0)
+    if not n or not k:
+        return ""
+    p = float(r.p_chance)
+    ps = "<0.001" if p < 0.001 else f"{p:.3f}" if p < 0.01 else f"{p:.2f}"
+    within = " (within chance)" if r.within_chance else ""
+    return f"{float(r.expected_by_chance):.1f} of {n}; P = {ps}{within}"
+
+
 def _share(x: float) -> str:
     return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.0%}"
 
@@ -388,20 +420,20 @@ def scoreboard_markdown(
         title = (titles or {}).get(p, p)
         out.append(f"### {title}\n")
         out.append(f"Chapter: {{doc}}`{chapter(p).removesuffix('.md')}`\n")
-        out.append("| item | status | agree | verif. | covered | cause | evidence |\n"
-                   "|---|---|---|---|---|---|---|")
+        out.append("| item | status | agree | verif. | covered | by chance | cause | evidence |\n"
+                   "|---|---|---|---|---|---|---|---|")
         for r in b.itertuples(index=False):
             out.append(f"| {_link(r.item, r.label, p, chapter)} | {badge(r.status)} | {_share(r.share)} | "
-                       f"{_count(r.verifications)} | {_coverage(r)} | {_escape(r.cause)} | "
+                       f"{_count(r.verifications)} | {_coverage(r)} | {_by_chance(r)} | {_escape(r.cause)} | "
                        f"{_escape(r.evidence)} |")
         out.append("")
         c = claims[claims["paper"] == p] if claims is not None and len(claims) else None
         if c is not None and len(c):
-            out.append("| claim | statement | checks passed | verdict | covered | cause |\n"
-                       "|---|---|---|---|---|---|")
+            out.append("| claim | statement | checks passed | verdict | covered | by chance | cause |\n"
+                       "|---|---|---|---|---|---|---|")
             for r in c.itertuples(index=False):
                 out.append(f"| {_escape(r.claim)} | {_escape(r.statement)} | {r[3]} | "
-                           f"{badge(r.verdict)} | {_coverage(r)} | {_escape(r.cause)} |")
+                           f"{badge(r.verdict)} | {_coverage(r)} | {_by_chance(r)} | {_escape(r.cause)} |")
             out.append("")
         elif claims is not None:
             out.append("*No claims checked yet.*\n")
@@ -482,13 +514,52 @@ def verdict_box(paper: str, *, board: pd.DataFrame | None = None,
             target = r.label if r.label.startswith("#") else None
             name = f"claim {r.item}" if r.kind == "claim" else r.item
             link = f"[{_escape(name)}]({target})" if target else f"{{ref}}`{_escape(name)} <{r.label}>`"
-            why = _escape(_first_sentence(r.reason))
-            lines.append(f"- {link}: {badge(r.status)}, {badge(r.cause)}: {why}")
+            why = _escape(str(r.summary).strip())
+            odds = chance_words(int(r.compared), int(r.disagreeing)) if int(r.compared or 0) else ""
+            lines.append(f"- {link}: {badge(r.status)}, {badge(r.cause)}: {why}"
+                         + (f" {odds}" if odds else "")
+                         + f" ([cell by cell](#{EVIDENCE_ANCHOR}))")
     else:
         lines.append("Every figure, table and claim compared with the paper is reproduced.")
     lines += ["", "Computed from the committed results by the book's verdict rules "
               "(see {doc}`the scoreboard <../book/scoreboard>`).", ":::"]
     return "\n".join(lines)
+
+
+#: Heading of a chapter's evidence section (:func:`evidence_markdown`) and its anchor.
+EVIDENCE_HEADING: str = "Evidence of the verdicts"
+EVIDENCE_ANCHOR: str = "evidence-of-the-verdicts"
+
+
+def evidence_markdown(paper: str, *, board: pd.DataFrame | None = None,
+                      claims: pd.DataFrame | None = None) -> str:
+    """Each discrepancy's cause cell by cell, in collapsible tables: the section the verdict box links to.
+
+    One dropdown per item or claim not reproduced: the one-sentence cause, what
+    chance alone gives, a table of every covered part (kind, what shows it, the
+    disagreements it covers, each named) and the ones not covered, then the cause's
+    full text. Returns MyST Markdown.
+    """
+    if board is None or claims is None:
+        all_board, all_claims = computed(cached_only=True) or computed((paper,))
+        board = all_board[all_board["paper"] == paper] if board is None else board
+        claims = all_claims[all_claims["paper"] == paper] if claims is None else claims
+    led = ledger(board, claims)
+    if led.empty:
+        return "Every figure, table and claim compared with the paper is reproduced: no discrepancy to show."
+    out = []
+    for r in led.itertuples(index=False):
+        name = f"claim {r.item}" if r.kind == "claim" else r.item
+        out += [f":::{{dropdown}} {_escape(name)}: {r.status}, {r.cause} ({_coverage(r)} covered)", ""]
+        out.append(_escape(str(r.summary)) + " " + chance_words(int(r.compared), int(r.disagreeing)))
+        out.append("")
+        if r.listing:
+            out += ["| part | what shows it | disagreements | count |", "|---|---|---|---|"]
+            for kind, what, ids in r.listing:
+                out.append(f"| {kind} | {_escape(what)} | {_escape(', '.join(ids))} | {len(ids)} |")
+            out.append("")
+        out += [f"**Full cause.** {_escape(r.reason)}", "", ":::", ""]
+    return "\n".join(out)
 
 
 #: A sentence ends at ". " before a capital, except after an abbreviation the papers use.
@@ -558,6 +629,19 @@ def rules_markdown() -> str:
         "only when covered = disagreeing (mixed causes are listed per part); otherwise it is "
         "**unexplained**, and the ledger says \"k of n disagreements explained\" and what was tried. A "
         "claim's disagreements are its failing checks.",
+        f"- **Chance.** At the {v.LEVEL:.0%} level a comparison misses a number that agrees in truth with "
+        f"probability {1 - v.LEVEL:.0%}, so among N compared numbers and checks chance alone gives "
+        f"{1 - v.LEVEL:.2f} N disagreements on average (column *by chance*: that expectation and "
+        f"P = P(Binomial(N, {1 - v.LEVEL:.2f}) ≥ k), the one-sided probability of the k observed or more). "
+        f"A count with P ≥ {1 - v.LEVEL:.2f} is said to be **within chance**, in this table and in the "
+        "chapter's verdict box. It is a statement, never a verdict: no status and no cause changes with "
+        "it, so it never lifts an item, and a count beyond chance is never called chance. Checks of trends "
+        f"and claims count at the same {1 - v.LEVEL:.0%} (a check without an interval can fail by chance "
+        "more often; counting it at 5% calls fewer counts within chance, never more). Checks of our code "
+        "against itself are exact: chance gives them none.",
+        "- **Causes in words.** The verdict box gives each cause as one complete sentence with its counts "
+        "by kind (never cut); the chapter's *Evidence of the verdicts* section lists every disagreement "
+        "cell by cell, in a collapsible table per item and claim.",
         "- **No reading chosen by its own score.** Where a reading, variant or parameter is picked among "
         "several, it is picked by the paper's text or by a rule fixed in advance, never by how many "
         "published numbers it matches.",

@@ -42,6 +42,19 @@ the paper gives no number or trend for, checked only against our own code (a
 worked example, a theorem checked by brute force) is **verified**, never
 "reproduced". A chapter no paper has is a **new result**.
 
+Chance
+------
+Each comparison at 95% misses a number that agrees in truth with probability 5%, so
+among ``N`` compared numbers and checks chance alone gives ``0.05 N`` disagreements
+on average. Every item and claim carries that expectation and the one-sided binomial
+probability of the observed count, ``P(Binomial(N, 0.05) >= k)`` (:func:`chance`);
+a count with probability at least 0.05 is said to be **within chance**. That is a
+statement, never a verdict: no status and no cause changes with it, so it never lifts
+an item, least of all one whose disagreements exceed chance. Checks of trends and
+claims count as comparisons at the same level (a check without an interval can fail
+by chance more often than 5%; counting it at 5% calls fewer counts within chance,
+never more).
+
 Discrepancy ledger
 ------------------
 Every item or claim that is not reproduced carries a :class:`Cause`, decided by
@@ -88,9 +101,11 @@ from .ledger import (
     DEMONSTRATED,
     NO_CAUSE,
     NO_CAUSE_RECORDED,
+    SUMMARY_LIMIT,
     Cause,
     CausePart,
     Check,
+    cause_summary,
     check_ledger,
     claim_cause,
     decide_cause,
@@ -98,11 +113,14 @@ from .ledger import (
     variant_check,
 )
 from .status import (
+    CHANCE_COLUMNS,
     ITEM_COLUMNS,
     SHARE_PARTLY,
     SHARE_REPRODUCED,
     STATUSES,
     VERDICTS,
+    chance,
+    chance_words,
     score_item,
     share_status,
     status,
@@ -111,6 +129,7 @@ from .status import (
 
 __all__ = [
     "CAUSES",
+    "CHANCE_COLUMNS",
     "CHECK_KINDS",
     "COMPARISON_COLUMNS",
     "DEMONSTRATED",
@@ -120,11 +139,15 @@ __all__ = [
     "SHARE_PARTLY",
     "SHARE_REPRODUCED",
     "STATUSES",
+    "SUMMARY_LIMIT",
     "VERDICTS",
     "Cause",
     "CausePart",
     "Check",
     "ITEM_COLUMNS",
+    "cause_summary",
+    "chance",
+    "chance_words",
     "check_ledger",
     "claim_cause",
     "compare_equivalent",

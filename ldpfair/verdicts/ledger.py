@@ -14,8 +14,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-__all__ = ["CAUSES", "CHECK_KINDS", "DEMONSTRATED", "NO_CAUSE", "NO_CAUSE_RECORDED", "Cause", "CausePart",
-           "Check", "check_ledger", "claim_cause", "decide_cause", "failing", "variant_check"]
+__all__ = ["CAUSES", "CHECK_KINDS", "DEMONSTRATED", "NO_CAUSE", "NO_CAUSE_RECORDED", "SUMMARY_LIMIT", "Cause",
+           "CausePart", "Check", "cause_summary", "check_ledger", "claim_cause", "decide_cause", "failing",
+           "variant_check"]
 
 #: Cause of a reproduced or verified item.
 NO_CAUSE: str = "-"
@@ -171,6 +172,10 @@ class Cause:
         The evidence of each covered part (mixed causes are listed per part).
     decided : bool
         True when made by :func:`decide_cause` from computed checks.
+    summary : str
+        The cause in one complete sentence (at most :data:`SUMMARY_LIMIT` characters
+        where the counts allow, never cut), with the counts by kind: what a verdict box
+        shows. Empty: the text.
     """
 
     kind: str
@@ -180,6 +185,16 @@ class Cause:
     covered: int = 0
     parts: tuple[CausePart, ...] = ()
     decided: bool = False
+    summary: str = ""
+    uncovered: tuple[str, ...] = ()
+
+    def listing(self) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+        """Cell by cell: ``(kind, what shows it, ids)`` per part, then ``("not covered", "", ids)``."""
+        rows = [(p.cause, _clause(p.statement + (f", {p.source}" if p.source else "")), p.covers)
+                for p in self.parts]
+        if self.uncovered:
+            rows.append(("not covered", "", self.uncovered))
+        return tuple(rows)
 
     def __post_init__(self) -> None:
         if self.kind not in CAUSES:
@@ -193,6 +208,60 @@ class Cause:
         if self.decided and self.kind != "unexplained" and not self.covered == self.disagreeing >= 1:
             raise ValueError(f"a cause {self.kind!r} covers every disagreement: "
                              f"{self.covered} of {self.disagreeing}")
+        if not self.summary.strip():
+            object.__setattr__(self, "summary", self.text.strip())
+
+
+#: The longest a cause's one-sentence summary is made (longer only when the bare counts need it).
+SUMMARY_LIMIT: int = 300
+#: How a cause's covered disagreements are said in a summary.
+_KIND_WORDS: dict[str, str] = {"explained": "explained by a variant",
+                               "paper error": "shown to be errors of the paper",
+                               "data unavailable": "lacking their data"}
+
+
+def _clause(text: str) -> str:
+    """A check's statement as a clause: one line, no final full stop."""
+    return " ".join(str(text).split()).rstrip(".")
+
+
+def cause_summary(n: int, parts: Sequence[CausePart], tried: Sequence[Check], *,
+                  limit: int = SUMMARY_LIMIT) -> str:
+    """One complete sentence saying how many of ``n`` disagreements each kind of cause covers.
+
+    The parts' statements and what was tried are named while the sentence stays within
+    ``limit`` characters; otherwise they give way to counts (the full list is in the
+    cause's text and the chapter's evidence section). The sentence is never cut.
+    """
+    if not n:
+        return "No published number or check of the item disagrees: the results are not all committed."
+    k = sum(len(p.covers) for p in parts)
+    by_kind: dict[str, list[CausePart]] = {}
+    for p in parts:
+        by_kind.setdefault(p.cause, []).append(p)
+
+    def sentence(named: bool, tried_named: bool) -> str:
+        bits = []
+        for kind, ps in by_kind.items():
+            m = sum(len(p.covers) for p in ps)
+            what = f"{m} {_KIND_WORDS[kind]}"
+            if named:
+                what += " (" + "; ".join(_clause(p.statement + (f", {p.source}" if p.source else ""))
+                                         for p in ps) + ")"
+            bits.append(what)
+        if k < n:
+            rest = f"{n - k} not explained"
+            if tried:
+                rest += (" (tried: " + "; ".join(_clause(c.statement) for c in tried) + ")" if tried_named
+                         else f" ({len(tried)} reading{'s' if len(tried) > 1 else ''} tried)")
+            bits.append(rest)
+        return f"{k} of {n} disagreements explained: " + "; ".join(bits) + "."
+
+    for named, tried_named in ((True, True), (True, False), (False, True), (False, False)):
+        text = sentence(named, tried_named)
+        if len(text) <= limit:
+            return text
+    return text
 
 
 def _list(ids: Sequence[str], limit: int = 8) -> str:
@@ -286,7 +355,8 @@ def decide_cause(disagreements: Sequence[str], checks: Sequence[Check], label: s
         text = " ".join(bits)
     if note.strip():
         text = f"{text} {_sentence(note)}"
-    return Cause(kind, text, label, disagreeing=n, covered=k, parts=tuple(parts), decided=True)
+    return Cause(kind, text, label, disagreeing=n, covered=k, parts=tuple(parts), decided=True,
+                 summary=cause_summary(n, parts, tried), uncovered=tuple(i for i in ids if i not in taken))
 
 
 def claim_cause(claim_checks: Mapping[str, Any], checks: Sequence[Check], label: str = "", *,

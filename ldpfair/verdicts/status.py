@@ -10,11 +10,13 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
+from .agreement import LEVEL
 from .ledger import NO_CAUSE, NO_CAUSE_RECORDED, Cause
 
-__all__ = ["ITEM_COLUMNS", "SHARE_PARTLY", "SHARE_REPRODUCED", "STATUSES", "VERDICTS", "score_item",
-           "share_status", "status", "worse"]
+__all__ = ["CHANCE_COLUMNS", "ITEM_COLUMNS", "SHARE_PARTLY", "SHARE_REPRODUCED", "STATUSES", "VERDICTS",
+           "chance", "chance_words", "score_item", "share_status", "status", "worse"]
 
 #: Share of agreeing published numbers from which an item is "reproduced".
 SHARE_REPRODUCED: float = 0.90
@@ -26,6 +28,68 @@ VERDICTS: tuple[str, str, str] = ("reproduced", "partly", "not reproduced")
 #: code only: the paper gives no number), "new result" (no paper to reproduce) and
 #: "not yet" (no committed results).
 STATUSES: tuple[str, ...] = (*VERDICTS, "verified", "new result", "not yet")
+
+
+#: Columns saying what chance alone gives (:func:`chance`), on every scoreboard and claims row.
+CHANCE_COLUMNS: tuple[str, ...] = ("compared", "expected_by_chance", "p_chance", "within_chance")
+
+
+def chance(compared: int, disagreeing: int, *, level: float = LEVEL) -> dict[str, Any]:
+    """How many disagreements chance alone gives among ``compared`` comparisons at ``level``.
+
+    Each comparison at ``level`` (95%) misses a number that agrees in truth with
+    probability ``1 - level``, so among ``compared`` of them chance alone gives
+    ``compared * (1 - level)`` disagreements on average. ``p_chance`` is the one-sided
+    binomial probability of at least ``disagreeing`` of them,
+    ``P(Binomial(compared, 1 - level) >= disagreeing)``; the count is **within chance**
+    when there is at least one disagreement and ``p_chance >= 1 - level``. It is a
+    statement, never a verdict: no status or cause changes with it.
+
+    Parameters
+    ----------
+    compared : int
+        Published numbers and checks compared (verifications left out).
+    disagreeing : int
+        How many of them do not agree (``0 <= disagreeing <= compared``).
+    level : float
+        The comparisons' confidence level.
+
+    Returns
+    -------
+    dict
+        ``compared, expected_by_chance, p_chance, within_chance`` (NaN and False
+        without comparisons).
+    """
+    for name, x in (("compared", compared), ("disagreeing", disagreeing)):
+        if isinstance(x, bool) or not isinstance(x, int | np.integer) or x < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {x!r}")
+    if disagreeing > compared:
+        raise ValueError(f"disagreeing ({disagreeing}) cannot exceed compared ({compared})")
+    if not 0.0 < level < 1.0:
+        raise ValueError(f"level must be between 0 and 1, got {level!r}")
+    if compared == 0:
+        return {"compared": 0, "expected_by_chance": float("nan"), "p_chance": float("nan"),
+                "within_chance": False}
+    alpha = 1.0 - level
+    p = float(stats.binom.sf(int(disagreeing) - 1, int(compared), alpha)) if disagreeing else 1.0
+    return {"compared": int(compared), "expected_by_chance": float(compared * alpha), "p_chance": p,
+            "within_chance": bool(disagreeing >= 1 and p >= alpha)}
+
+
+def chance_words(compared: int, disagreeing: int, *, level: float = LEVEL) -> str:
+    """:func:`chance` as one sentence: the count, what chance gives and whether it is within chance."""
+    c = chance(compared, disagreeing, level=level)
+    if not compared or not disagreeing:
+        return ""
+    head = (f"{disagreeing} of {compared} disagree where chance alone gives {c['expected_by_chance']:.1f} "
+            f"at {level:.0%} (probability of {disagreeing} or more: {_p(c['p_chance'])})")
+    if c["within_chance"]:
+        return head + ": within what chance gives."
+    return head + ": more than chance gives."
+
+
+def _p(p: float) -> str:
+    return "below 0.001" if p < 0.001 else f"{p:.3f}" if p < 0.01 else f"{p:.2f}"
 
 
 def share_status(share: float) -> str:
@@ -93,7 +157,8 @@ def status(agrees: Iterable[Any] | None = None, *, trends: Mapping[str, Any] | I
 
 #: Columns of a paper's scoreboard rows made by :func:`score_item`.
 ITEM_COLUMNS: tuple[str, ...] = ("item", "label", "status", "share", "numbers", "verifications",
-                                 "disagreeing", "covered", "cause", "reason", "cause_label", "evidence")
+                                 "disagreeing", "covered", "cause", "reason", "cause_label", "evidence",
+                                 "summary", "listing", *CHANCE_COLUMNS)
 
 
 def score_item(item: str, label: str, *, agrees: Iterable[Any] | None = None,
@@ -142,6 +207,7 @@ def score_item(item: str, label: str, *, agrees: Iterable[Any] | None = None,
             raise ValueError(f"{item}: verified= needs at least one check")
         st, share = ("verified" if all(v) else "not reproduced"), float("nan")
         n_fail = v.count(False)
+        n_compared = 0  # checks of our code against itself: exact, chance gives none
     else:
         nums = _bools(agrees)
         if construction is not None:
@@ -156,6 +222,7 @@ def score_item(item: str, label: str, *, agrees: Iterable[Any] | None = None,
         else:
             st, share = status(nums, trends=trends, present=present, total=total)
         n_fail = nums.count(False) + tr.count(False)
+        n_compared = len(nums) + len(tr)
         agrees = nums
     n = len(_bools(agrees)) if verified is None else 0
     disagreeing, covered = n_fail, 0
@@ -166,9 +233,10 @@ def score_item(item: str, label: str, *, agrees: Iterable[Any] | None = None,
                 raise ValueError(f"{item}: the cause accounts for {c.disagreeing} disagreements, the item "
                                  f"has {n_fail} (published numbers and checks that do not agree)")
             covered = c.covered
-        kind, reason, clabel = c.kind, c.text, c.label
+        kind, reason, clabel, summary, listing = c.kind, c.text, c.label, c.summary, c.listing()
     else:
-        kind, reason, clabel = NO_CAUSE, "", ""
+        kind, reason, clabel, summary, listing = NO_CAUSE, "", "", "", ()
     return {"item": item, "label": label, "status": st, "share": share, "numbers": n,
             "verifications": n_ver, "disagreeing": disagreeing, "covered": covered,
-            "cause": kind, "reason": reason, "cause_label": clabel, "evidence": evidence}
+            "cause": kind, "reason": reason, "cause_label": clabel, "evidence": evidence,
+            "summary": summary, "listing": listing, **chance(n_compared, min(n_fail, n_compared))}
