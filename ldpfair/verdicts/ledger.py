@@ -253,7 +253,7 @@ def cause_summary(n: int, parts: Sequence[CausePart], tried: Sequence[Check], *,
             rest = f"{n - k} not explained"
             if tried:
                 rest += (" (tried: " + "; ".join(_clause(c.statement) for c in tried) + ")" if tried_named
-                         else f" ({len(tried)} reading{'s' if len(tried) > 1 else ''} tried)")
+                         else f" ({len(tried)} check{'s' if len(tried) > 1 else ''} tried)")
             bits.append(rest)
         return f"{k} of {n} disagreements explained: " + "; ".join(bits) + "."
 
