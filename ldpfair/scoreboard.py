@@ -468,8 +468,10 @@ def ledger_markdown(
             reason = str(r.reason)
             if reason.startswith(done + "."):  # the cause's own text already says it
                 reason = reason[len(done) + 1:].lstrip()
+            odds = chance_words(int(r.compared), int(r.disagreeing)) if int(r.compared or 0) else ""
             out.append(f"- **{_link(what, r.label, p, chapter)}** {badge(r.status)} "
-                       f"(agree: {_share(r.share)}; {done}) — {badge(r.cause)} {_escape(reason)}")
+                       f"(agree: {_share(r.share)}; {done}) — {badge(r.cause)} {_escape(reason)}"
+                       + (f" *Chance:* {odds}" if odds else ""))
         out.append("")
     if table.empty:
         out.append("*No discrepancies: every item and claim is reproduced or verified.*")
