@@ -421,7 +421,8 @@ def scoreboard() -> pd.DataFrame:
 
     Tables: one check per published mean (accuracy and RD of each dataset, method and
     ε): ``ldpfair.verdicts.compare_published`` (Welch 95% against the paper's std over
-    10 runs, plus the fourth printed decimal), adopted reading, compact features.
+    10 runs, plus the fourth printed decimal), the text's reading (:data:`TEXT_READING`), compact
+    features.
     Fig. 1 (no published values): the paper's trends, accuracy and RD rising with the
     split ratio (Spearman, p < 0.05) and RD below 0.05 at every ratio.
     """

@@ -158,7 +158,8 @@ def figure1_finding() -> str:
     return ("The paper reports (Fig. 1) that accuracy rises with $\\varepsilon_f/\\varepsilon$ and that RD "
             "rises too but stays below 0.05; the figure's values are not tabulated, so only the trends are "
             "compared. "
-            f"Ours ({checks.SCOREBOARD_FEATURES} features, adopted reading): {sb['evidence']}.")
+            f"Ours ({checks.SCOREBOARD_FEATURES} features, the text's reading "
+            f"{checks.SCOREBOARD_READING!r}): {sb['evidence']}.")
 
 
 # --------------------------------------------------------------------------- why PFLR did not recover
@@ -330,7 +331,8 @@ def disagreements(res: Mapping[str, pd.DataFrame]) -> Table | str:
     both = agree[paper.DEFAULT_READING].merge(agree["v0"], on=keys, suffixes=("", " v0"))
     miss = both[~both.agrees][[*keys, "paper", "ours", "halfwidth", "ours v0"]]
     return table(miss, key=keys, digits={"epsilon": "g", "default": 4},
-                 caption="Published means that still disagree under the adopted reading (ours: mean of 10 "
+                 caption=f"Published means that still disagree under {paper.DEFAULT_READING!r}, the "
+                         "reading the tables are computed for (ours: mean of 10 "
                          "splits; 95% halfwidth: the Welch interval; ours (v0): the same cell under v0). "
                          "ε: — for the non-private baselines.")
 
