@@ -553,7 +553,7 @@ def claim_cause_checks(ours: Any, theirs: Any | None, *, their_summary: pd.DataF
                             + ", ".join(f"{mg:g} {'yes' if v else 'no'}" for mg, v in same.items()))
         elif holds and turn is not None:
             holds, evidence = turn
-        out.append(verdicts.Check(f"{k} fails on the authors' own per-run results too", holds, evidence,
+        out.append(verdicts.Check(f"{k}, recomputed on the authors' own per-run results", holds, evidence,
                                   "paper", covers=(k,)))
     if s2:
         out.append(s2_check(s2))
