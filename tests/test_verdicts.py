@@ -196,11 +196,3 @@ def test_every_discrepancy_of_every_paper_has_a_cause():
     # "verified" only for items compared with nothing of the paper
     assert board.loc[board["status"] == "verified", "share"].isna().all()
 
-
-def test_verdict_box_keeps_the_first_sentence_whole():
-    from ldpfair.scoreboard import _first_sentence
-
-    text = "The Fig. 1b error is 7.41e-4 in the paper vs. ours 3.18. Tried x and y."
-    assert _first_sentence(text) == "The Fig. 1b error is 7.41e-4 in the paper vs. ours 3.18."
-    assert _first_sentence("One sentence only") == "One sentence only"
-    assert _first_sentence("a" * 300).endswith("…") and len(_first_sentence("a" * 300)) == 220
