@@ -285,6 +285,18 @@ def test_figures_text_readable_at_column_width() -> None:
     plt.close("all")
 
 
+def _direction_runs(data: str, gap: float, setting: str = "combLDP") -> pd.DataFrame:
+    """Per-run OA of both groups: min - maj is ``gap`` at eps 0.1 and 0 at noLDP (small noise)."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for s, eps, g in ((setting, 0.1, gap), ("noLDP", math.inf, 0.0)):
+        for seed in range(10):
+            maj = 0.8 + 0.001 * rng.standard_normal()
+            rows.append({"data": data, "setting": s, "epsilon": eps, "seed": seed, "OA_maj": maj,
+                         "OA_min": maj + g + 0.001 * rng.standard_normal()})
+    return pd.DataFrame(rows)
+
+
 def test_claim_causes_are_computed_per_failing_check(monkeypatch: pytest.MonkeyPatch) -> None:
     from ldpfair.papers.makhlouf2024 import checks as sc
     from ldpfair.reporting import Claim
@@ -294,16 +306,18 @@ def test_claim_causes_are_computed_per_failing_check(monkeypatch: pytest.MonkeyP
                                            "compas_1: OA drops more for maj": False,
                                            "S2_Q1: OA drops more for maj": False, "S1_0.44: x": True})
     theirs = Claim("Statement 1", "s", "e", {**ours.checks, "compas_1: OA drops more for maj": True})
-    (c,) = sc.claim_causes([ours], [theirs])
+    # the authors' runs reverse both directions (intervals clear of 0)
+    runs = pd.concat([_direction_runs("adult_10000", +0.1), _direction_runs("compas_1", -0.1)])
+    (c,) = sc.claim_causes([ours], [theirs], their_runs=runs)
     # compas_1 holds on the authors' runs: not covered, so not a paper error
     assert c.cause.kind == "unexplained" and (c.cause.covered, c.cause.disagreeing) == (2, 3)
     assert c.cause.text.startswith("2 of 3 disagreements explained") and "compas_1" in c.cause.text
     both = Claim("Statement 1", "s", "e", {**ours.checks})
-    (c,) = sc.claim_causes([ours], [both])
+    (c,) = sc.claim_causes([ours], [both], their_runs=runs)
     assert c.cause.kind == "paper error" and c.cause.covered == c.cause.disagreeing == 3
     assert "[data unavailable, 1 of 3" in c.cause.text  # the Synthetic 2 part, listed apart
     monkeypatch.setattr(sc, "s2_missing", lambda: False)  # the S2 file exists: nothing covers S2
-    (c,) = sc.claim_causes([ours], [both])
+    (c,) = sc.claim_causes([ours], [both], their_runs=runs)
     assert c.cause.kind == "unexplained" and c.cause.covered == 2
 
 

@@ -120,7 +120,7 @@ def test_published_agreement_uses_the_verdict_rules() -> None:
     t2 = t1[t1.method.isin(xu2019.PRIVATE_METHODS)].copy()
     out = checks.published_agreement(t1, t2, "compact", "paper")
     assert len(out) == 20 + 48
-    missing = out[out.n == 0]  # our t2 has only the epsilon = 1 cells; the others count as disagreeing
+    missing = out[out.n_runs == 0]  # our t2 has only the epsilon = 1 cells; the others count as disagreeing
     assert len(missing) == 36 and not missing.agrees.any()
     t1_rows = out[out.table == "Table 1"]
     assert t1_rows[t1_rows.metric == "accuracy"].agrees.all()
@@ -138,8 +138,9 @@ def test_scoreboard_follows_the_committed_results(monkeypatch, tmp_path) -> None
     assert list(board["item"]) == ["Table 1", "Table 2", "Figure 1"]
     assert list(board.columns) == list(verdicts.ITEM_COLUMNS)
     verdicts.check_ledger(board)
-    agree = checks.published_agreement(committed("xu2019", "table1"), committed("xu2019", "table2"),
-                                       checks.SCOREBOARD_FEATURES, checks.SCOREBOARD_READING)
+    sources = {n: committed("xu2019", n) for n in ("table1", "table2", "readings")}
+    t1, t2, _ = checks.tables_under(checks.SCOREBOARD_READING, sources)
+    agree = checks.published_agreement(t1, t2, checks.SCOREBOARD_FEATURES, checks.SCOREBOARD_READING)
     for item in ("Table 1", "Table 2"):
         a = agree[agree.table == item]["agrees"]
         row = board.set_index("item").loc[item]
@@ -153,15 +154,17 @@ def test_scoreboard_follows_the_committed_results(monkeypatch, tmp_path) -> None
     assert checks.committed_claims() == []
 
 
-def test_default_reading_is_chosen_by_the_heldout_rule() -> None:
-    """The default is what the fixed rule (select on Adult, hold out Dutch) gives on the committed sweep."""
+    """#45: the verdicts' reading is the text's ('paper'); a selection on Adult picks the tables' one."""
     from ldpfair.papers import committed
 
     readings = committed("xu2019", "readings")
     if not len(readings):
         pytest.skip("no committed readings results")
     sel = checks.heldout_selection(readings)
-    assert sel.attrs["selected"] == xu2019.DEFAULT_READING == checks.SCOREBOARD_READING
+    assert checks.SCOREBOARD_READING == checks.TEXT_READING == "paper" != xu2019.DEFAULT_READING
+    assert sel.attrs["selected"] == xu2019.DEFAULT_READING  # the tables' reading, chosen by score
+    rank = checks.default_rank(readings)
+    assert rank["of"] == len(xu2019.READINGS) and rank["total"][1] > 1  # not the best by score
     assert sel.attrs["select_on"] == "adult" and sel.attrs["held_out_dataset"] == "dutch"
     assert sel.attrs["of"] == 34
     rt = checks.readings_table(readings).set_index("reading")

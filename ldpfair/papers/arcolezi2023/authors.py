@@ -113,13 +113,13 @@ def agreement_with_authors(
     -------
     pandas.DataFrame
         One row per cell and metric: the cell columns (NonDP: split ``"none"``,
-        epsilon ``inf``), ``metric, ours, theirs, diff, halfwidth, n, test, agrees``;
+        epsilon ``inf``), ``metric, ours, theirs, diff, halfwidth, n_runs, test, agrees``;
         empty when either side is.
     """
     from ...verdicts import compare_runs
 
     metrics = [m for m in metrics if m in ours.columns and m in authors.columns]
-    cols = ["metric", "ours", "theirs", "diff", "halfwidth", "n", "test", "agrees"]
+    cols = ["metric", "ours", "theirs", "diff", "halfwidth", "n_runs", "test", "agrees"]
     if ours.empty or authors.empty or not metrics:
         return pd.DataFrame(columns=[*CELL, *cols])
     out = compare_runs(cells(ours), cells(authors), CELL, metrics, pair_on="seed" if paired else None,

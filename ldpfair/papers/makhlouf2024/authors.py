@@ -53,13 +53,13 @@ def agreement_with_authors(runs: pd.DataFrame, authors: pd.DataFrame,
     The authors seeded nothing, so no run of theirs shares a split with one of ours:
     :func:`ldpfair.verdicts.compare_runs` with ``pair_on=None`` (Welch 95% interval of
     the two means). Every cell of the authors' is a row; one missing on our side does
-    not agree (``n = 0``, test ``"missing"``).
+    not agree (``n_runs = 0``, test ``"missing"``).
 
     Returns
     -------
     pandas.DataFrame
         One row per cell and metric: ``data, setting, epsilon, metric, ours, theirs, diff,
-        halfwidth, n, test, agrees`` (``theirs`` = the authors' mean).
+        halfwidth, n_runs, test, agrees`` (``theirs`` = the authors' mean).
     """
     from ...verdicts import compare_runs
 
@@ -67,7 +67,7 @@ def agreement_with_authors(runs: pd.DataFrame, authors: pd.DataFrame,
     on = ["data", "setting", "epsilon"]
     out = compare_runs(runs, authors, on, metrics, pair_on=None)
     return out.rename(columns={"paper": "theirs"})[
-        [*on, "metric", "ours", "theirs", "diff", "halfwidth", "n", "test", "agrees"]]
+        [*on, "metric", "ours", "theirs", "diff", "halfwidth", "n_runs", "test", "agrees"]]
 
 
 def paper_numbers() -> pd.DataFrame:
