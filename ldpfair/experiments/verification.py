@@ -22,6 +22,7 @@ class VerificationError(AssertionError):
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = list(problems)
+        self.whole: str | None = None  # why every cell was recomputed, if it was
         super().__init__(f"{len(self.problems)} problem(s): recomputed results differ from the "
                          "committed ones or do not cover the grid:\n" + "\n".join(self.problems))
 
@@ -61,6 +62,7 @@ def verify_results(
     n_jobs: int | None = 1,
     all_cells: bool = False,
     complete: bool = True,
+    base: str | None = "HEAD",
 ) -> pd.DataFrame:
     """Check a committed results file: integrity, coverage, and an exact recomputation.
 
@@ -88,13 +90,21 @@ def verify_results(
         Workers of the recomputation.
     all_cells : bool
         Recompute every committed task instead of a sample.
+    base : str or None
+        Recompute every task, whatever the metadata says, when the file or its
+        metadata differs from its version committed at this commit of the
+        checkout's git history (or has none; see
+        :func:`ldpfair.experiments.committed.changed_results`). ``None``: no
+        comparison. Outside a git checkout nothing can be told and a sample is drawn
+        (``attrs["whole"]`` is ``None`` and ``attrs["git"]`` False).
     complete : bool
         Require every task of the grid to be present.
 
     Returns
     -------
     pandas.DataFrame
-        The recomputed rows.
+        The recomputed rows; ``attrs["whole"]``: why every task was recomputed
+        (``"--all"``, ``"trusted"``, or the git comparison's reason), else ``None``.
 
     Raises
     ------
@@ -125,8 +135,17 @@ def verify_results(
         missing = [t for t in grid.tasks() if t.key not in present]
         problems.append(f"{csv_path}: {len(missing)} of {cov['total']} tasks of the grid are missing, "
                         f"e.g. {missing[0].key[:12]} {missing[0].labels()}")
-    content = _read_meta(results_paths(path)[1], csv_path).get("content") or {}
-    if all_cells or "trusted" in content:  # a trust-stamped file: every cell is recomputed
+    meta = _read_meta(results_paths(path)[1], csv_path)
+    content = meta.get("content") or {}
+    if base is not None:  # which lock computed it: derived from git, not taken from the metadata
+        from ..environment import LOCK_FILE
+        from .committed import lock_claim_problem
+
+        claim = lock_claim_problem(meta, str(csv_path), LOCK_FILE)
+        if claim:
+            problems.append(claim)
+    whole, in_git = _whole_reason(csv_path, base, all_cells, content)
+    if whole:  # every cell is recomputed
         chosen = list(range(len(committed)))
     else:
         seed = new_seed() if seed is None else int(seed)
@@ -152,5 +171,37 @@ def verify_results(
             problems.append(f"{csv_path}: cell {fresh['key'].iloc[i][:12]} column {col}: "
                             f"committed {float(b[i])!r}, recomputed {float(a[i])!r}")
     if problems:
-        raise VerificationError(problems)
+        if whole not in (None, "--all", "trusted") and any(" recomputed " in p for p in problems):
+            problems.insert(0, f"{csv_path}: {whole} ({base}): recomputed whole, and it does not reproduce")
+        error = VerificationError(problems)
+        error.whole = whole
+        raise error
+    fresh.attrs["whole"], fresh.attrs["git"] = whole, in_git
     return fresh
+
+
+def _whole_reason(csv_path: os.PathLike[str], base: str | None, all_cells: bool,
+                  content: object) -> tuple[str | None, bool]:
+    """Why every cell of the file must be recomputed (or None), and whether git could tell.
+
+    Derived from git, never from the metadata alone: a file or metadata that differs from
+    its committed version is recomputed whole whatever it records. The ``trusted`` mark
+    only adds work (its absence grants nothing).
+    """
+    from .committed import changed_results
+
+    in_git = False
+    why = None
+    if base is not None:
+        try:
+            why = changed_results(csv_path, base)
+            in_git = True
+        except LookupError:
+            in_git = False
+    if all_cells:
+        return "--all", in_git
+    if why:
+        return why, in_git
+    if isinstance(content, dict) and "trusted" in content:
+        return "trusted", in_git
+    return None, in_git

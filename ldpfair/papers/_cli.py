@@ -58,21 +58,38 @@ def _status(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     if args.env:  # the environment against each file's recorded one, without recomputing
+        ignored = [opt for opt, given in (("--all", args.all), ("--seed", args.seed is not None),
+                                          ("--cells", args.cells != 2), ("--base", args.base != "HEAD"))
+                   if given]
+        if ignored:
+            raise ValueError(f"--env recomputes nothing: drop {', '.join(ignored)} (or drop --env to "
+                             "recompute)")
         from ..environment import environment_table, read_meta
         from ..experiments.notebooks import results_dir
 
-        metas = {str(m): read_meta(m) for p in ([args.paper] if args.paper else PAPERS)
-                 for m in sorted(results_dir(p).glob("*.meta.json"))}
+        folders = [results_dir(p) for p in ([args.paper] if args.paper else PAPERS)]
+        metas = {str(m): read_meta(m) for f in folders for m in sorted(f.glob("*.meta.json"))}
+        if not metas:
+            print(f"ldpfair results: error: no results metadata (*.meta.json) in "
+                  f"{', '.join(str(f) for f in folders)}: nothing to compare", file=sys.stderr)
+            return 1
         print(environment_table(metas).to_string(index=False))
         return 0
     table = verify(args.paper, n_cells=args.cells, n_jobs=args.n_jobs, seed=args.seed,
-                   all_cells=args.all)
+                   all_cells=args.all, base=args.base)
     seed = table.attrs["seed"]
     what = "every committed cell" if args.all else f"sample seed {seed} (reproduce with --seed {seed})"
     if table.empty:
         print("no paper declares committed experiments yet: nothing to verify")
         return 0
     print(table.to_string(index=False))
+    if not table.attrs.get("git"):
+        print("note: not in a git checkout: cannot tell which results files differ from their committed "
+              "versions, so none was recomputed whole for that reason (only the sample)")
+    else:
+        changed = int((~table["whole"].isin(["", "--all", "trusted"])).sum())
+        print(f"compared with the results committed at {args.base}: {changed} file(s) differ "
+              "(or were never committed) and were recomputed whole")
     problems = table.attrs["problems"]
     if problems:
         for line in problems:
@@ -157,6 +174,10 @@ def add_subcommand(subparsers: Any) -> None:
     ve.add_argument("--seed", type=seed_int, default=None,
                     help="sample seed (default: a fresh one, printed; pass it to reproduce a failure)")
     ve.add_argument("--all", action="store_true", help="recompute every committed cell (hours)")
+    ve.add_argument("--base", default="HEAD", metavar="REV",
+                    help="recompute whole every results file whose .csv.gz or .meta.json differs from "
+                         "its version at this commit (default HEAD: uncommitted changes; CI passes the "
+                         "commit the change builds on)")
     ve.add_argument("--env", action="store_true",
                     help="only compare the installed library versions and BLAS kernels with those "
                          "recorded in the results files (and the lock); recompute nothing")
