@@ -136,7 +136,8 @@ def test_lock_entry_added_by_hand_fails_verify(copy, capsys):
     meta_path.write_text(json.dumps(meta, indent=2, sort_keys=True))
     with pytest.raises(VerificationError) as info:
         verify_results(grid_of(), copy, seed=1)
-    assert len(info.value.problems) == 1 and "a lock entry it was not computed under" in info.value.problems[0]
+    problems = info.value.problems
+    assert len(problems) == 1 and "a lock entry it was not computed under" in problems[0]
 
 
 def test_committed_change_since_a_base_is_recomputed_whole(copy):

@@ -124,12 +124,28 @@ def _stamp(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_cache_folder(folder: str) -> None:
+    """Create ``folder`` and write a file in it, or raise one ValueError naming ``--cache``."""
+    import tempfile
+    from pathlib import Path
+
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise ValueError(f"--cache {folder!r}: cannot be created or written ({exc.strerror or exc}); "
+                         "valid: a folder you can write") from None
+
+
 def _compute(args: argparse.Namespace) -> int:
     from ..experiments.recompute import plan, recompute
 
     repeated = sorted({p for p in args.papers if args.papers.count(p) > 1})
     if repeated:
         raise ValueError(f"paper(s) given twice: {', '.join(repeated)}")
+    if args.cache is not None and not args.dry_run:
+        _check_cache_folder(args.cache)  # before the plan and any computation, not when first written
     table = plan(args.papers or None, args.experiment, force=args.force)
     shown = table.assign(**{"s per cell": table["s per cell"].round(2),
                             "core-hours": table["core-hours"].round(3)})
