@@ -113,12 +113,30 @@ def _same_values(a: pd.Series, b: pd.Series) -> np.ndarray:
     return np.where(both_nan, text, x == y)
 
 def file_sha256(path: str | os.PathLike[str]) -> str:
-    """Hex sha256 of a file's bytes."""
+    """Hex sha256 of a file's bytes, computed once per version of the file and process.
+
+    Memoised on (resolved path, size, mtime in ns, ctime in ns, inode): bytes written in
+    place change the mtime and ctime (the ctime cannot be set back by hand), a file
+    replaced atomically gets another inode, so a changed file is always hashed again.
+    """
+    p = Path(path)
+    st = p.stat()
+    key = (str(p.resolve()), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+    hit = _SHA256.get(key)
+    if hit is not None:
+        return hit
     h = hashlib.sha256()
-    with open(path, "rb") as fh:
+    with open(p, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             h.update(chunk)
-    return h.hexdigest()
+    if len(_SHA256) >= 4096:
+        _SHA256.clear()
+    _SHA256[key] = h.hexdigest()
+    return _SHA256[key]
+
+
+#: file_sha256's memo: (path, size, mtime_ns, ctime_ns, inode) -> sha256.
+_SHA256: dict[tuple[str, int, int, int, int], str] = {}
 
 
 def _parse_csv(csv_path: Path, require_key: bool = True) -> pd.DataFrame:
@@ -209,7 +227,9 @@ def _check_results_file(path: str | os.PathLike[str], require_key: bool,
     if meta.get("n_rows") != len(frame):
         raise ResultsIntegrityError(
             f"{csv_path}: {len(frame)} rows, but {meta_path.name} records {meta.get('n_rows')!r}")
-    dup = frame["key"].duplicated() if "key" in frame.columns else pd.Series(False, index=frame.index)
+    # the same bytes had no duplicate key when they were parsed (a parse memo hit): not searched again
+    dup = frame["key"].duplicated() if "key" in frame.columns and parsed is None \
+        else pd.Series(False, index=frame.index)
     if dup.any():
         raise ResultsIntegrityError(
             f"{csv_path}: {int(dup.sum())} duplicate task key(s), e.g. {frame['key'][dup].iloc[0][:12]}")
