@@ -177,7 +177,7 @@ def derived_lock_state(meta_path: str | os.PathLike[str], current: str | None = 
     try:
         why = changed_results(meta_path)
     except LookupError:
-        return lock_state(meta, current) + " (recorded, not checked: no git)"
+        return lock_state(meta, current) + " (recorded, not checked against git)"
     if why:
         return f"unknown ({why})"
     if lock_claim_problem(meta, str(meta_path), LOCK_FILE):

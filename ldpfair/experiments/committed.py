@@ -142,7 +142,14 @@ def blob_id(path: str | os.PathLike[str]) -> str:
 
 
 def relative_name(path: str | os.PathLike[str]) -> str:
-    """``results/<paper>/<file>``: ``path`` relative to the results folder, as committed."""
+    """``results/<paper>/<file>``: ``path`` relative to the results folder, as committed.
+
+    Raises
+    ------
+    LookupError
+        If ``path`` is not under the results folder (``LDPFAIR_RESULTS_DIR`` or the
+        checkout's ``results/``): it has no committed counterpart to compare with.
+    """
     from .. import config
 
     p = Path(path).resolve()
@@ -150,14 +157,18 @@ def relative_name(path: str | os.PathLike[str]) -> str:
     try:
         rel = p.relative_to(root)
     except ValueError:
-        rel = Path(p.parent.name) / p.name  # results/<paper>/<file> by its last two parts
+        raise LookupError(f"{path} is not under the results folder {root}: cannot tell whether it "
+                          "differs from a committed version") from None
     return f"{RESULTS_PREFIX}/{rel.as_posix()}"
 
 
 def committed_blob(path: str | os.PathLike[str], base: str = "HEAD") -> str | None:
     """The blob id of ``path``'s committed version at ``base`` (``None``: none committed)."""
     tree = committed_tree(base)
-    return None if tree is None else tree.get(relative_name(path))
+    try:
+        return None if tree is None else tree.get(relative_name(path))
+    except LookupError:
+        return None
 
 
 def changed_results(csv_path: str | os.PathLike[str], base: str = "HEAD") -> str | None:
@@ -170,7 +181,7 @@ def changed_results(csv_path: str | os.PathLike[str], base: str = "HEAD") -> str
     Raises
     ------
     LookupError
-        Outside a git checkout (nothing can be told).
+        Outside a git checkout, or for a file outside the results folder (nothing can be told).
     """
     from .results_files import results_paths
 

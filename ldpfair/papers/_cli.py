@@ -84,8 +84,8 @@ def _verify(args: argparse.Namespace) -> int:
         return 0
     print(table.to_string(index=False))
     if not table.attrs.get("git"):
-        print("note: not in a git checkout: cannot tell which results files differ from their committed "
-              "versions, so none was recomputed whole for that reason (only the sample)")
+        print("note: not in a git checkout (or the results folder is not the checkout's): cannot tell "
+              "which results files differ from their committed versions; only the sample was recomputed")
     else:
         changed = int((~table["whole"].isin(["", "--all", "trusted"])).sum())
         print(f"compared with the results committed at {args.base}: {changed} file(s) differ "
