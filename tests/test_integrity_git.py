@@ -154,3 +154,12 @@ def test_status_marks_nothing_on_the_committed_results():
     table = papers.status("xu2019")
     assert set(table["committed"]) == {"as committed"}
     assert isinstance(table, pd.DataFrame)
+
+
+def test_verify_outside_git_says_it_cannot_tell(copy, monkeypatch, capsys):
+    monkeypatch.setattr(committed, "checkout_root", lambda: None)
+    monkeypatch.setattr(papers, "declared", lambda profile, paper=None: iter(
+        [(PAPER, "accuracy", grid_of("accuracy"), copy.with_name("accuracy"))]))
+    assert main(["results", "verify", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "note: not in a git checkout (or the results folder is not the checkout's): cannot tell" in out

@@ -14,7 +14,10 @@ and function version); the recorded columns; no row that is not a task of
 the experiment the file was written for; and the content digest, so rows
 dropped, added or edited and then restamped are refused. CI recomputes a
 sample of cells (:func:`verify_results`) and requires exact equality and
-complete coverage.
+complete coverage. These checks catch corruption and inconsistent edits, not
+an edit with every digest recomputed (a plain SHA-256): every cell of a file
+that differs from its committed version in git is recomputed
+(:mod:`.committed`), whatever its metadata says.
 
 :func:`stamp_results` (``ldpfair results stamp``) re-records the checksum
 and row count of a file whose rows still match the recorded digest (the
