@@ -183,7 +183,9 @@ def add_subcommand(subparsers: Any) -> None:
         "verify", help="check checksums and coverage, recompute a sample of cells; fail unless identical",
         description="Check every committed results file against its checksum, require every declared "
         "cell exactly once, and recompute a random sample (at least --cells per experiment and one "
-        "per method) that must be bit-identical. Exit 1 with one line per problem.")
+        "per method) that must be bit-identical, plus every cell of each file whose .csv.gz or "
+        ".meta.json differs from its version committed in git (at --base, default HEAD), whatever its "
+        "metadata says. Exit 1 with one line per problem.")
     ve.add_argument("--paper", choices=PAPERS, default=None)
     ve.add_argument("--cells", type=positive_int, default=2,
                     help="minimum cells recomputed per experiment (>= 1, default 2)")
