@@ -158,8 +158,8 @@ def test_status_marks_nothing_on_the_committed_results():
 
 def test_verify_outside_git_says_it_cannot_tell(copy, monkeypatch, capsys):
     monkeypatch.setattr(committed, "checkout_root", lambda: None)
-    monkeypatch.setattr(papers, "declared", lambda profile, paper=None: iter(
-        [(PAPER, "accuracy", grid_of("accuracy"), copy.with_name("accuracy"))]))
+    one = [(PAPER, "accuracy", grid_of("accuracy"), copy.with_name("accuracy"))]
+    monkeypatch.setattr(papers, "declared", lambda profile, paper=None: iter(one))
     assert main(["results", "verify", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "note: not in a git checkout (or the results folder is not the checkout's): cannot tell" in out
