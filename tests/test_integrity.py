@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -502,3 +503,16 @@ def test_every_recomputed_cell_is_a_committed_cell(paper):
         keys = set(pd.read_csv(folder / f"{rec.file}.csv.gz", usecols=["key"])["key"])
         listed = json.loads((folder / f"{rec.file}.meta.json").read_text())["recomputed_cells"]
         assert len(set(listed)) == rec.recomputed and set(listed) <= keys, rec.file
+
+
+def test_file_sha256_once_per_file_version(tmp_path):
+    from ldpfair.experiments import results_files as rf
+
+    path = tmp_path / "f.bin"
+    path.write_bytes(b"a" * 10)
+    assert rf.file_sha256(path) == hashlib.sha256(b"a" * 10).hexdigest()
+    key = next(k for k in rf._SHA256 if k[0] == str(path.resolve()))
+    rf._SHA256[key] = "memo"  # the same version of the file is not read again
+    assert rf.file_sha256(path) == "memo"
+    path.write_bytes(b"b" * 10)  # rewritten in place, same size: another mtime and ctime, hashed again
+    assert rf.file_sha256(path) == hashlib.sha256(b"b" * 10).hexdigest()
