@@ -160,8 +160,9 @@ def status(paper: str | None = None) -> pd.DataFrame:
     file (or its ``.meta.json``) is missing; every file present is checked as
     it is loaded (:func:`ldpfair.experiments.load_results`).
     """
-    from ..environment import lock_sha256, lock_state, read_meta
+    from ..environment import derived_lock_state, lock_sha256
     from ..experiments import load_results
+    from ..experiments.committed import changed_results
     from ..experiments.results import results_paths
 
     rows, problems, lock = [], [], lock_sha256()
@@ -173,10 +174,16 @@ def status(paper: str | None = None) -> pd.DataFrame:
         else:
             _, cov = load_results(grid, path)
         meta = results_paths(path)[1]
+        try:  # derived from git, never from the metadata's own fields
+            committed_state = changed_results(path) or "as committed"
+        except LookupError:
+            committed_state = "cannot tell (no git checkout)"
         rows.append({"paper": p, "results": name, "present": cov["present"], "total": cov["total"],
-                     "lock": lock_state(read_meta(meta), lock) if meta.is_file() else "",
+                     "committed": committed_state,
+                     "lock": derived_lock_state(meta, lock) if meta.is_file() else "",
                      "file": str(results_paths(path)[0])})
-    table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "lock", "file"])
+    table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "committed", "lock",
+                                        "file"])
     table.attrs["problems"] = problems
     return table
 
@@ -188,6 +195,7 @@ def verify(
     n_jobs: int | None = 1,
     seed: int | None = None,
     all_cells: bool = False,
+    base: str | None = "HEAD",
 ) -> pd.DataFrame:
     """Check every declared paper experiment's committed results; recompute a sample of cells.
 
@@ -198,13 +206,18 @@ def verify(
     at least ``n_cells`` per experiment and one per method (see
     :func:`ldpfair.experiments.verify_results`), drawn with ``seed`` (default:
     a fresh one), or every cell with ``all_cells`` (and of every file stamped
-    with ``--trust``). Every experiment is checked even after a failure.
+    with ``--trust``), and every cell of each file whose ``.csv.gz`` or
+    ``.meta.json`` differs from its version committed at ``base`` (git; see
+    :func:`ldpfair.experiments.verify_results`). Every experiment is checked even
+    after a failure.
 
     Returns
     -------
     pandas.DataFrame
-        ``paper, results, present, total, checked, problems``; ``attrs["problems"]``
-        holds one line per problem and ``attrs["seed"]`` the sample seed.
+        ``paper, results, present, total, checked, whole, problems`` (``whole``: why
+        every cell was recomputed, empty for a sample); ``attrs["problems"]`` holds one
+        line per problem, ``attrs["seed"]`` the sample seed and ``attrs["git"]`` whether
+        the files could be compared with their committed versions.
     """
     from .._validation import check_count, check_n_jobs
     from ..environment import drift_line
@@ -219,10 +232,15 @@ def verify(
     n_cells = check_count(n_cells, "n_cells", minimum=1)
     n_jobs = check_n_jobs(n_jobs)
     seed = new_seed() if seed is None else check_count(seed, "seed", minimum=0)
-    rows, problems = [], []
+    if base is not None:
+        from ..experiments.committed import checkout_root, resolve_base
+
+        if checkout_root() is not None:
+            resolve_base(base)  # a base that names no commit is a usage error, before any work
+    rows, problems, in_git = [], [], base is not None
     for p, name, grid, path in declared("paper", paper):
         row = {"paper": p, "results": name, "present": 0, "total": len(grid.tasks()), "checked": 0,
-               "problems": 0}
+               "whole": "", "problems": 0}
         missing = missing_file(p, name, path)
         if missing:
             problems.append(missing)
@@ -232,19 +250,26 @@ def verify(
                 _, cov = load_results(grid, path)
                 row["present"] = cov["present"]
                 fresh = verify_results(grid, path, n_cells=n_cells, seed=seed, n_jobs=n_jobs,
-                                       all_cells=all_cells)
+                                       all_cells=all_cells, base=base)
                 row["checked"] = len(fresh)
+                row["whole"] = fresh.attrs.get("whole") or ""
+                in_git = in_git and bool(fresh.attrs.get("git"))
             except ResultsIntegrityError as exc:
                 problems.append(str(exc))
                 row["problems"] = 1
             except VerificationError as exc:
+                row["whole"] = exc.whole or ""
                 problems.extend(exc.problems)
                 row["problems"] = len(exc.problems)
                 problems.extend(drift_line(path, exc.problems))  # names the package that changed
         rows.append(row)
-    table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "checked", "problems"])
+    table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "checked", "whole",
+                                        "problems"])
     table.attrs["problems"] = problems
     table.attrs["seed"] = seed
+    from ..experiments.committed import checkout_root
+
+    table.attrs["git"] = in_git and checkout_root() is not None
     return table
 
 
