@@ -67,7 +67,7 @@ def main() -> None:
           f"({len(ids)} test functions listed)")
     if args.write:
         head = ("# The slow tier (see tests/conftest.py): node ids without parameters, one a line,\n"
-                f"# chosen by benchmarks/slow_tests.py (budget {args.budget:g} s) from a --durations=0 run.\n")
+                f"# chosen by benchmarks/slow_tests.py (budget {args.budget:g} s) from --durations=0.\n")
         Path("tests/slow_tests.txt").write_text(head + "".join(f"{i}\n" for i in ids), encoding="utf-8")
 
 
