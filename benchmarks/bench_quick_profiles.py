@@ -34,6 +34,7 @@ def main() -> None:
     ap.add_argument("--papers", nargs="*", default=list(PAPERS))
     ap.add_argument("--out", default="results/benchmarks")
     ap.add_argument("--label", default="", help="a label for the rows (e.g. before, after)")
+    ap.add_argument("--profile", default="quick", help="the profile run (paper: a book chapter's work)")
     args = ap.parse_args()
     rows = []
     for paper in args.papers:
@@ -43,14 +44,15 @@ def main() -> None:
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.perf_counter()
             cli = "import sys; from ldpfair.cli import main; sys.exit(main())"
-            subprocess.run([sys.executable, "-c", cli, "run", paper, "--profile", "quick",
+            subprocess.run([sys.executable, "-c", cli, "run", paper, "--profile", args.profile,
                             "-o", str(Path(tmp) / f"{paper}.ipynb")], check=True, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             wall = time.perf_counter() - t0
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        rows.append({"label": args.label, "paper": paper, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
-                     "load_1min": round(load, 2), "load_1min_end": round(os.getloadavg()[0], 2)})
+        rows.append({"label": args.label, "profile": args.profile, "paper": paper, "wall_s": round(wall, 1),
+                     "cpu_s": round(cpu, 1), "load_1min": round(load, 2),
+                     "load_1min_end": round(os.getloadavg()[0], 2)})
         print(f"{args.label} {paper}: {wall:.0f} s wall, {cpu:.0f} CPU s (load {load:.2f})", flush=True)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
