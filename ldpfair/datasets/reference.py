@@ -228,8 +228,8 @@ def compact_table(prefix: str, args: Hashable, build: Callable[[], pd.DataFrame]
     with the sha256 of its bytes beside it; later calls, in this process or another,
     return a copy of it. The file's key hashes ``prefix``, ``args``, the registered sha256
     of every reference file under ``prefix`` (so another version of the authors' files
-    is another key), :data:`COMPACT_VERSION` and the source code of the module defining
-    ``build`` (so a changed reader is another key). A compact file whose bytes do not
+    is another key), :data:`COMPACT_VERSION` and the source code of this module and of the
+    module defining ``build`` (so a changed reader is another key). A compact file whose bytes do not
     match their recorded sha256 (damaged, edited) is ignored and rebuilt from the files.
 
     Parameters
@@ -245,10 +245,13 @@ def compact_table(prefix: str, args: Hashable, build: Callable[[], pd.DataFrame]
     for name, entry in sorted(files("reference").items()):
         if name.startswith(prefix):
             h.update(f"{name}\0{entry.sha256}\n".encode())
-    module = inspect.getmodule(build)
-    source = inspect.getsourcefile(module) if module is not None else None
-    if source:
-        h.update(Path(source).read_bytes())
+    try:  # a builder defined in a notebook or ``python -c`` has no source file
+        source = inspect.getsourcefile(build)
+    except TypeError:
+        source = None
+    for code in sorted({__file__, *([source] if source else [])}):  # these readers, the builder's module
+        if Path(code).is_file():  # not "<string>" (``python -c``) or a notebook cell
+            h.update(Path(code).read_bytes())
     key = f"{prefix.strip('/').replace('/', '_')}-{h.hexdigest()[:32]}"
     if key in _COMPACT:
         return _COMPACT[key].copy()
