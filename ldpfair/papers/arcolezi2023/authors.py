@@ -56,10 +56,19 @@ def authors_results(
 @functools.lru_cache(maxsize=16)
 def _authors_cached(ds: str, appendix: bool, protocols: tuple[str, ...], splits: tuple[str, ...],
                     epsilons: tuple[float, ...]) -> pd.DataFrame:
-    from ...datasets.reference import read_arcolezi2023, read_arcolezi2023_nonprivate
+    from ...datasets.reference import compact_table
 
     if ds not in SENSITIVE:
         raise ValueError(f"invalid dataset={ds!r}; valid: {', '.join(SENSITIVE)}")
+    return compact_table("arcolezi2023/", (ds, appendix, protocols, splits, epsilons),
+                         lambda: _authors_read(ds, appendix, protocols, splits, epsilons))
+
+
+def _authors_read(ds: str, appendix: bool, protocols: tuple[str, ...], splits: tuple[str, ...],
+                  epsilons: tuple[float, ...]) -> pd.DataFrame:
+    """Read the authors' files of one dataset (one per protocol, split and epsilon)."""
+    from ...datasets.reference import read_arcolezi2023, read_arcolezi2023_nonprivate
+
     parts = []
     base = read_arcolezi2023_nonprivate(ds)
     parts.append(pd.DataFrame({"mechanism": "NonDP", "split": None, "epsilon": np.nan,

@@ -27,7 +27,16 @@ def authors_runs(data: Sequence[str]) -> pd.DataFrame:
     ----------
     data : sequence of str
         The authors' file names (``S1_0.44``, ``compas_3``, ``adult_27260``...).
+        Read once (:func:`ldpfair.datasets.reference.compact_table`).
     """
+    from ...datasets.reference import compact_table
+
+    names = tuple(data)
+    return compact_table("makhlouf2024/", names, lambda: _authors_read(names))
+
+
+def _authors_read(data: Sequence[str]) -> pd.DataFrame:
+    """Read the authors' four files (one per setting) of every name in ``data``."""
     from ...datasets.reference import read_makhlouf2024
 
     frames = []
