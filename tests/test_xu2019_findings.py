@@ -83,7 +83,7 @@ def test_agreement_sentence_counts_the_disagreements_table(res) -> None:
     assert n_v0 == int(checks.published_agreement(res["table1"], res["table2"], "compact", "v0").agrees.sum())
     # the disagreements table lists exactly the other published means
     assert len(findings.disagreements(res).frame) == 68 - n_new
-    # one count per encoding of the adopted reading
+    # one count per encoding of the default reading
     assert all(f"{f} " in text.split("encodings: ")[1] for f in paper.FEATURES)
 
 
