@@ -158,7 +158,8 @@ def test_scoreboard_follows_the_committed_results(monkeypatch, tmp_path) -> None
     assert checks.committed_claims() == []
 
 
-    """#45: the verdicts' reading is the text's ('paper'); a selection on Adult picks the tables' one."""
+def test_the_default_is_the_texts_reading_and_the_selection_is_exploration() -> None:
+    """#45: the default reading is the text's ('paper'); a selection on Adult picks another one."""
     from ldpfair.papers import committed
 
     readings = committed("xu2019", "readings")
@@ -177,7 +178,7 @@ def test_scoreboard_follows_the_committed_results(monkeypatch, tmp_path) -> None
     assert (rt["adult"] + rt["dutch"] == rt["total"]).all()
     # the selection looked at Adult only: its count there is the largest, whatever Dutch says
     assert sel.attrs["in_sample"] == rt["adult"].max() == rt.loc[xu2019.EXPLORED_READING, "adult"]
-    assert sel.attrs["held_out"] == rt.loc[xu2019.DEFAULT_READING, "dutch"]
+    assert sel.attrs["held_out"] == rt.loc[xu2019.EXPLORED_READING, "dutch"]
     # the tables' own cells (computed separately) agree with the readings sweep's count for it
     t1, t2 = committed("xu2019", "table1"), committed("xu2019", "table2")
     n_tables = int(checks.published_agreement(t1, t2, "compact", xu2019.DEFAULT_READING)["agrees"].sum())
