@@ -141,6 +141,9 @@ def test_the_scoreboard_judges_the_texts_reading_and_flips_with_it(monkeypatch) 
     board = checks.scoreboard().set_index("item")
     assert "reading 'paper'" in board.loc["Table 1", "evidence"]
     assert board.loc["Figure 1", "status"] != "not yet"  # Fig. 1 is computed under the text's reading
+    fig1 = board.loc["Figure 1"]  # the evidence names each of the three trends and its outcome
+    assert fig1["compared"] == 3 and fig1["disagreeing"] == fig1["evidence"].count(": no")
+    assert fig1["evidence"].count(": yes") + fig1["evidence"].count(": no") == 3
     monkeypatch.setattr(checks, "SCOREBOARD_READING", "paper-zhang")
     other = checks.scoreboard().set_index("item")
     assert "reading 'paper-zhang'" in other.loc["Table 1", "evidence"]
