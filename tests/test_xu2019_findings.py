@@ -52,6 +52,11 @@ def test_every_declared_combination_shows_its_tables(res, reading, features) -> 
     assert len(findings.table1(t1, shown, reading).frame) == 10
     assert len(findings.table2(t2, shown, reading).frame) == 24
     assert len(findings.claims(res, shown, reading).frame) == 3
+    # every caption names the reading; only the default (the text's) is not labelled exploration
+    exploration = reading != paper.DEFAULT_READING
+    for tab in (findings.table1(t1, shown, reading), findings.table2(t2, shown, reading),
+                findings.claims(res, shown, reading)):
+        assert f"reading '{reading}'" in tab.caption and ("exploration" in tab.caption) == exploration
     other = findings.other_encodings(t1, shown)
     assert other, "the other encodings: tables or a sentence, never nothing"
     for item in other:

@@ -24,6 +24,7 @@ from . import checks, diagnostics, tables
 from . import experiments as paper
 
 __all__ = ["DATASET_SPECS", "data_cards", "encodings_table", "encoding_diffs", "coverage", "shown_encoding",
+           "reading_label",
            "table1", "other_encodings", "table2", "figure1_finding", "noiseless_limits", "neutral_weights",
            "neutral_weight_table", "neutral_weight_finding", "remedy_firing", "readings_overview",
            "heldout_finding", "disagreements", "agreement_finding", "per_dataset_finding", "remedy_rates",
@@ -118,11 +119,25 @@ def shown_encoding(table1: pd.DataFrame, features: str, reading: str, profile: s
                    f"figure and the claims below show {shown} features.")
 
 
+def reading_label(reading: str) -> str:
+    """How a caption names ``reading``: the default (the text's) or exploration, which no verdict rests on.
+
+    Examples
+    --------
+    >>> reading_label("paper")
+    "reading 'paper', the text's"
+    """
+    if reading == paper.DEFAULT_READING:
+        return f"reading {reading!r}, the text's"
+    return (f"reading {reading!r}: exploration, not the text's reading {paper.DEFAULT_READING!r}; "
+            "no verdict rests on it")
+
+
 def table1(t1: pd.DataFrame, shown: str, reading: str) -> Table:
     """Table 1 with the ``shown`` encoding next to the paper's numbers."""
     return tables.table(t1[t1.features == shown], checks.PAPER_TABLE1, ["dataset", "method"], caption=(
         f"Table 1. Accuracy and risk difference (mean ± std over runs), ε = 1, ε_f = ε/2 ({shown} features, "
-        f"reading '{reading}'). Trimmed: share of fits where directions of negative curvature were left "
+        f"{reading_label(reading)}). Trimmed: share of fits where directions of negative curvature were left "
         "after the remedy's ridge and were trimmed."))
 
 
@@ -147,7 +162,7 @@ def other_encodings(t1: pd.DataFrame, shown: str) -> list[Table | str]:
 def table2(t2: pd.DataFrame, shown: str, reading: str) -> Table:
     """Table 2 with the ``shown`` encoding next to the paper's numbers."""
     caption = (f"Table 2. Accuracy and risk difference for ε in {{0.1, 1, 10, 100}} ({shown} features, "
-               f"ε_f = ε/2, reading '{reading}').")
+               f"ε_f = ε/2, {reading_label(reading)}).")
     return tables.table(t2[t2.features == shown], checks.PAPER_TABLE2, ["dataset", "method", "epsilon"],
                         caption=caption)
 
@@ -411,4 +426,4 @@ def claims(res: Mapping[str, pd.DataFrame], shown: str, reading: str) -> Table:
     frame = claims_table(cl).assign(cause=[c.cause.kind if c.cause else None for c in cl])
     return table(frame, key="claim", details=["statement", "evidence"], badges="verdict",
                  caption=f"Claims of the paper, checked on our results ({shown} features, "
-                         f"reading '{reading}').")
+                         f"{reading_label(reading)}).")
