@@ -453,9 +453,10 @@ def scoreboard() -> pd.DataFrame:
         rows.append(verdicts.score_item(
             "Figure 1", "fig-xu2019-1", trends=trends, present=cov.get("present"), total=cov.get("total"),
             cause=verdicts.decide_cause(verdicts.failing(trends), [], "fig-xu2019-1"),
-            evidence=f"Spearman ρ(ratio, accuracy) = {acc.statistic:.2f}, "
-                     f"ρ(ratio, RD) = {rdc.statistic:.2f}; largest mean RD {rd_max:.3f} "
-                     f"({SCOREBOARD_FEATURES} features)"))
+            evidence=f"Spearman ρ(ratio, accuracy) = {acc.statistic:.2f} (p = {acc.pvalue:.2g}), "
+                     f"ρ(ratio, RD) = {rdc.statistic:.2f} (p = {rdc.pvalue:.2g}); largest mean RD "
+                     f"{rd_max:.3f} ({SCOREBOARD_FEATURES} features); "
+                     + "; ".join(f"{k}: {'yes' if v else 'no'}" for k, v in trends.items())))
     else:  # Fig. 1 is committed under another reading only: not yet judged under the text's
         held = sorted(set(t["fig1"]["reading"])) if len(t["fig1"]) else []
         rows.append(verdicts.score_item(

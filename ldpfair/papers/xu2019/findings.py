@@ -24,6 +24,7 @@ from . import checks, diagnostics, tables
 from . import experiments as paper
 
 __all__ = ["DATASET_SPECS", "data_cards", "encodings_table", "encoding_diffs", "coverage", "shown_encoding",
+           "reading_label",
            "table1", "other_encodings", "table2", "figure1_finding", "noiseless_limits", "neutral_weights",
            "neutral_weight_table", "neutral_weight_finding", "remedy_firing", "readings_overview",
            "heldout_finding", "disagreements", "agreement_finding", "per_dataset_finding", "remedy_rates",
@@ -79,7 +80,7 @@ def shown_encoding(table1: pd.DataFrame, features: str, reading: str, profile: s
     """The encoding the chapter's tables show for ``reading``, and why, if it is not ``features``.
 
     The results hold each reading only for the encodings its profile declares (the
-    paper profile: the adopted reading with all three, ``"v0"`` with compact features
+    paper profile: the default and the exploratory reading with all three, ``"v0"`` with compact features
     only; the quick profile: one-hot only). Where ``features`` is not among them, the
     tables show compact features (or the one encoding present) instead.
 
@@ -118,11 +119,25 @@ def shown_encoding(table1: pd.DataFrame, features: str, reading: str, profile: s
                    f"figure and the claims below show {shown} features.")
 
 
+def reading_label(reading: str) -> str:
+    """How a caption names ``reading``: the default (the text's) or exploration, which no verdict rests on.
+
+    Examples
+    --------
+    >>> reading_label("paper")
+    "reading 'paper', the text's"
+    """
+    if reading == paper.DEFAULT_READING:
+        return f"reading {reading!r}, the text's"
+    return (f"reading {reading!r}: exploration, not the text's reading {paper.DEFAULT_READING!r}; "
+            "no verdict rests on it")
+
+
 def table1(t1: pd.DataFrame, shown: str, reading: str) -> Table:
     """Table 1 with the ``shown`` encoding next to the paper's numbers."""
     return tables.table(t1[t1.features == shown], checks.PAPER_TABLE1, ["dataset", "method"], caption=(
         f"Table 1. Accuracy and risk difference (mean ± std over runs), ε = 1, ε_f = ε/2 ({shown} features, "
-        f"reading '{reading}'). Trimmed: share of fits where directions of negative curvature were left "
+        f"{reading_label(reading)}). Trimmed: share of fits where directions of negative curvature were left "
         "after the remedy's ridge and were trimmed."))
 
 
@@ -147,7 +162,7 @@ def other_encodings(t1: pd.DataFrame, shown: str) -> list[Table | str]:
 def table2(t2: pd.DataFrame, shown: str, reading: str) -> Table:
     """Table 2 with the ``shown`` encoding next to the paper's numbers."""
     caption = (f"Table 2. Accuracy and risk difference for ε in {{0.1, 1, 10, 100}} ({shown} features, "
-               f"ε_f = ε/2, reading '{reading}').")
+               f"ε_f = ε/2, {reading_label(reading)}).")
     return tables.table(t2[t2.features == shown], checks.PAPER_TABLE2, ["dataset", "method", "epsilon"],
                         caption=caption)
 
@@ -175,8 +190,8 @@ def noiseless_limits(conv: pd.DataFrame) -> Table:
     lim = inf.groupby(["reading", "method", "dataset"])[["accuracy", "rd"]].mean().unstack("dataset")
     return table(lim, key=["reading", "method"], digits=4, caption=(
         "Noiseless limits (ε = ∞, mean of 10 splits, compact features). PrivLR is the Taylor LR; v0's PFLR "
-        "and PFLR* add the signed shift α·Σ(s−s̄)x; the adopted PFLR minimises the Taylor objective plus "
-        "α·|μ·w| exactly and the adopted PFLR* minimises it under the constraint μ·w = 0."))
+        "and PFLR* add the signed shift α·Σ(s−s̄)x; the default reading's PFLR minimises the Taylor "
+        "objective plus α·|μ·w| exactly and its PFLR* minimises it under the constraint μ·w = 0."))
 
 
 def neutral_weights() -> pd.DataFrame:
@@ -228,8 +243,8 @@ def neutral_weight_finding(nw: pd.DataFrame) -> str:
         "encoding. Likewise PFLR's penalty of Eq. 12, α|g_D(w)|, minimised exactly rather than replaced by "
         "a shift, sits at the kink g_D(w) = 0 whenever α exceeds the neutral weight, so with α = 1 its "
         "noiseless limit is the same constrained model on both data sets. These two changes take v1 to "
-        "the reading 'paper', the default of the verdicts; the tables' reading (a selection by score, "
-        "below) is 'paper' with spectral trimming alone as the remedy.")
+        "the reading 'paper', the chapter's default (tables, figures and verdicts); 'paper-zhang', a "
+        "selection by score shown as exploration (below), is 'paper' with spectral trimming alone.")
 
 
 def remedy_firing(conv: pd.DataFrame) -> Table:
@@ -300,7 +315,7 @@ def heldout_finding(readings: pd.DataFrame) -> list[Table | str]:
 
 
 def _agreements(res: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
-    """:func:`.checks.published_agreement` of v0 and of the adopted reading (compact features)."""
+    """:func:`.checks.published_agreement` of v0 and of the default reading (compact features)."""
     return {r: checks.published_agreement(res["table1"], res["table2"], "compact", r)
             for r in ("v0", paper.DEFAULT_READING)}
 
@@ -311,7 +326,7 @@ def _no_compact(res: Mapping[str, pd.DataFrame]) -> bool:
 
 
 def disagreements(res: Mapping[str, pd.DataFrame]) -> Table | str:
-    """The published means that disagree under the adopted reading, with the same cell under v0.
+    """The published means that disagree under the default reading, with the same cell under v0.
 
     Parameters
     ----------
@@ -332,13 +347,13 @@ def disagreements(res: Mapping[str, pd.DataFrame]) -> Table | str:
     miss = both[~both.agrees][[*keys, "paper", "ours", "halfwidth", "ours v0"]]
     return table(miss, key=keys, digits={"epsilon": "g", "default": 4},
                  caption=f"Published means that still disagree under {paper.DEFAULT_READING!r}, the "
-                         "reading the tables are computed for (ours: mean of 10 "
+                         "text's reading, which the tables are computed for (ours: mean of 10 "
                          "splits; 95% halfwidth: the Welch interval; ours (v0): the same cell under v0). "
                          "ε: — for the non-private baselines.")
 
 
 def agreement_finding(res: Mapping[str, pd.DataFrame]) -> str:
-    """The closing note's agreement counts (Markdown): v0, v1, the adopted reading and each encoding.
+    """The closing note's agreement counts (Markdown): v0, v1, the default reading and each encoding.
 
     Parameters
     ----------
@@ -350,7 +365,7 @@ def agreement_finding(res: Mapping[str, pd.DataFrame]) -> str:
                for f in paper.FEATURES if f in set(res["table1"].features)}
     if _no_compact(res):
         return ("**Agreement.** The agreement with the paper's 68 means is counted on compact features, "
-                "which this profile does not compute; with the adopted reading and the encodings it has: "
+                "which this profile does not compute; with the default reading and the encodings it has: "
                 + ", ".join(f"{f} {n}/68" for f, n in per_enc.items()) + ".")
     agree = _agreements(res)
     n_v0, n_new = int(agree["v0"].agrees.sum()), int(agree[paper.DEFAULT_READING].agrees.sum())
@@ -360,9 +375,9 @@ def agreement_finding(res: Mapping[str, pd.DataFrame]) -> str:
     n_v1 = str(int(v1_row.total.iloc[0])) if len(v1_row) else "—"  # v1 is not in the quick profile
     return (f"**Agreement.** Published means of Tables 1-2 that agree with ours (compact features): "
             f"{n_v0}/68 under v0, {n_v1}/68 under v1 (readings sweep), **{n_new}/68 under "
-            f"{paper.DEFAULT_READING!r}**, the reading the chapter's tables are computed for (of which Dutch "
-            f"{dutch_new}/34; chosen after the scores were visible, so not held out); with it "
-            "and the other encodings: " + ", ".join(f"{f} {n}/68" for f, n in per_enc.items()) + ".")
+            f"{paper.DEFAULT_READING!r}**, the reading the paper's text states, which the chapter's tables "
+            f"are computed for (of which Dutch {dutch_new}/34); with it and the other encodings: "
+            + ", ".join(f"{f} {n}/68" for f, n in per_enc.items()) + ".")
 
 
 def per_dataset_finding(readings: pd.DataFrame) -> str:
@@ -411,4 +426,4 @@ def claims(res: Mapping[str, pd.DataFrame], shown: str, reading: str) -> Table:
     frame = claims_table(cl).assign(cause=[c.cause.kind if c.cause else None for c in cl])
     return table(frame, key="claim", details=["statement", "evidence"], badges="verdict",
                  caption=f"Claims of the paper, checked on our results ({shown} features, "
-                         f"reading '{reading}').")
+                         f"{reading_label(reading)}).")
