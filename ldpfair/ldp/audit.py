@@ -118,7 +118,8 @@ class AuditResult:
             )
         verdict = "within" if self.passed else "exceeds"
         where = f"{self.name} (k={self.k}, epsilon={self.epsilon:g})"
-        return f"{where}: {what}, which {verdict} epsilon = {self.epsilon:g} ({power_line(self.epsilon, self.alpha)})"
+        power = power_line(self.epsilon, self.alpha)
+        return f"{where}: {what}, which {verdict} epsilon = {self.epsilon:g} ({power})"
 
 
 def clopper_pearson(successes: np.ndarray, n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
@@ -183,7 +184,9 @@ def _wilson(x: np.ndarray, n: np.ndarray, z: float) -> tuple[np.ndarray, np.ndar
     return np.maximum((c - r) / d, 0.0), np.minimum((c + r) / d, 1.0)
 
 
-def _prefix(num: np.ndarray, den: np.ndarray, n_num: Any, n_den: Any, a: float) -> tuple[np.ndarray, np.ndarray]:
+def _prefix(
+    num: np.ndarray, den: np.ndarray, n_num: Any, n_den: Any, a: float
+) -> tuple[np.ndarray, np.ndarray]:
     """Likelihood-ratio prefixes along the last axis: (selection score, the order) per leading index.
 
     Outputs are ordered by their empirical ratio; the score of each prefix is the
@@ -276,17 +279,23 @@ def empirical_audit(
     where = f"{label} (k={k}, epsilon={epsilon:g})"
     half = samples // 2
     nb = buckets_for(k)
+    from .channel import ChannelMechanism
+
+    # a channel's reports are its outputs (the whole-report view is exact); others are also read by support
+    use_support = not isinstance(mech, ChannelMechanism)
+    empty = (np.zeros(k, dtype=np.int64), np.zeros((k, k), dtype=np.int64), np.zeros((k, k), dtype=np.int64))
     views: list[dict[str, Any]] = []
     for h, count in enumerate((half, samples - half)):
         truth = mixed_batch(k, count, rng, real if h == 0 else None)
         reports = mech.perturb(truth, rng)
         codes = report_codes(reports, truth.size)
-        if h == 0:
+        cells = pair_cells(mech, reports, truth, k) if use_support else empty
+        if h == 0 and use_support:
             try:
                 check_support(mech, reports, codes, k)
             except ValueError as exc:
                 raise PrivacyAuditError(f"privacy audit refused {where}: {exc}") from None
-            cells = pair_cells(mech, reports, truth, k)
+        if h == 0:
             why = consistency(mech, reports, truth, k, alpha, channel, cells)
             if why is not None:
                 raise PrivacyAuditError(
@@ -296,7 +305,7 @@ def empirical_audit(
         bucket = (codes % np.uint64(nb)).astype(np.int64)
         whole = np.bincount(truth * nb + bucket, minlength=k * nb).reshape(k, nb)
         views.append({"n": np.bincount(truth, minlength=k), "whole": whole,
-                      "pairs": _pair_view(cells if h == 0 else pair_cells(mech, reports, truth, k))})
+                      "pairs": _pair_view(cells)})
     A, B = views
     n_a, n_b = A["n"], B["n"]
     # half A: each pair's best likelihood-ratio prefix, on whole reports and on the two support bits

@@ -54,7 +54,8 @@ def report_fields(reports: Any, n: int) -> list[np.ndarray]:
     whose attributes are such arrays, or a list of ``n`` Python objects (each
     pickled). Raises ``ValueError`` (one line) for anything else.
     """
-    if isinstance(reports, np.ndarray) and reports.ndim >= 1 and reports.shape[0] == n and reports.dtype != object:
+    if isinstance(reports, np.ndarray) and reports.ndim >= 1 and reports.shape[0] == n \
+            and reports.dtype != object:
         return [reports]
     if isinstance(reports, tuple) and reports and all(
         isinstance(f, np.ndarray) and f.ndim >= 1 and f.shape[0] == n for f in reports
@@ -119,7 +120,8 @@ def check_support(mech: Any, reports: Any, codes: np.ndarray, k: int) -> None:
     m = min(codes.size, 4096)
     sup = np.asarray(mech.support(_head(reports, codes.size, m)))
     if sup.ndim != 2 or sup.shape[0] != m or sup.shape[1] != k:
-        raise ValueError(f"support() of {m} reports has shape {sup.shape}, not ({m}, {k}) (one row per report)")
+        raise ValueError(f"support() of {m} reports has shape {sup.shape}, not ({m}, {k}) "
+                         "(one row per report)")
     sup_codes = report_codes(sup.astype(bool), m)
     pairs = np.unique(np.stack([codes[:m], sup_codes], axis=1), axis=0)
     if np.unique(pairs[:, 0]).size != pairs.shape[0]:
@@ -136,7 +138,9 @@ def _head(reports: Any, n: int, m: int) -> Any:
         return reports
 
 
-def pair_cells(mech: Any, reports: Any, truth: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def pair_cells(
+    mech: Any, reports: Any, truth: np.ndarray, k: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Counts for the two-bit events of every pair: ``(n_x, m, r)``.
 
     ``n_x[x]`` reports came from input ``x``; ``m[x, u]`` of them support ``u``;
@@ -200,7 +204,8 @@ def consistency(
             pval = float(stats.chi2.sf(stat, max(int(keep.sum()) - 1, 1)))
             gap = float(np.abs(got / max(nv, 1) - Q[v]).sum()) / 2
             if pval < a and gap > TOLERANCE:
-                return f"input {v}'s reports do not follow its declared channel row (chi-square p = {pval:.2g}, total variation {gap:.3g})"
+                return (f"input {v}'s reports do not follow its declared channel row "
+                        f"(chi-square p = {pval:.2g}, total variation {gap:.3g})")
         return None
     try:
         p, q = float(mech.p), float(mech.q)
