@@ -329,7 +329,7 @@ def samples_at(k: int, samples: int) -> int:
     return int(min(samples, max(4000, AUDIT_TOTAL // k)))
 
 
-def _step(name: str, step: str, k: int, epsilon: float, fn: Any, *args: Any, **kw: Any) -> Any:
+def _step(who: str, step: str, k: int, epsilon: float, fn: Any, *args: Any, **kw: Any) -> Any:
     """Run user code ``fn``; an exit or an unexpected error becomes one line naming the step."""
     from .audit import PrivacyAuditError
 
@@ -340,13 +340,13 @@ def _step(name: str, step: str, k: int, epsilon: float, fn: Any, *args: Any, **k
     except ValueError as exc:
         if str(exc).startswith("mechanism "):
             raise
-        raise ValueError(f"mechanism {name!r} failed in the {step} at k={k}, epsilon={epsilon:g}: "
+        raise ValueError(f"mechanism {who!r} failed in the {step} at k={k}, epsilon={epsilon:g}: "
                          f"ValueError: {exc}") from None
     except SystemExit as exc:
-        raise ValueError(f"mechanism {name!r} called sys.exit({exc.code!r}) in the {step} at k={k}, "
+        raise ValueError(f"mechanism {who!r} called sys.exit({exc.code!r}) in the {step} at k={k}, "
                          f"epsilon={epsilon:g}") from None
     except BaseException as exc:  # noqa: BLE001 - user code's failure, in one line
-        raise ValueError(f"mechanism {name!r} failed in the {step} at k={k}, epsilon={epsilon:g}: "
+        raise ValueError(f"mechanism {who!r} failed in the {step} at k={k}, epsilon={epsilon:g}: "
                          f"{type(exc).__name__}: {exc}") from None
 
 
