@@ -73,7 +73,7 @@ class PureUE(FrequencyOracle):
         return 1 / (math.exp(self.epsilon / 2) + 1)
 
     def perturb(self, values, rng):
-        np.random.seed(int(rng.integers(2**31)))
+        np.random.seed(int(rng.integers(2**31)))  # noqa: NPY002 - pure-ldp draws from the legacy global state
         random.seed(int(rng.integers(2**31)))
         return np.array([self.client.privatise(int(v)) for v in values], dtype=bool)
 
