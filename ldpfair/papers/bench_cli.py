@@ -175,9 +175,21 @@ def _main(args: argparse.Namespace) -> int:
     files.mkdir(parents=True, exist_ok=True)
     cards.to_csv(files / "mechanism_cards.csv", index=False)
     frames = SPEC.results(args.profile, **overrides)  # from the cache the notebook filled
-    board = analysis.leaderboard(analysis.combine(frames))
+    from .synthesis import ranks
+
+    combined = analysis.combine(frames)
+    board = analysis.leaderboard(combined)
+    sel = combined.attrs.get("leaderboard_selected")
+    if sel is not None and len(sel):
+        unc = ranks.rank_uncertainty(sel)
+        board = board.merge(unc[["mechanism", "gain_low", "gain_high", "rank_low", "rank_high", "group"]],
+                            on="mechanism", how="left")
     board.to_csv(files / "leaderboard.csv", index=False)
     print(board.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    if "group" in board.columns:
+        note = ranks.rank_note(board)
+        if note:
+            print(note)
     print(
         f"mechanism cards: {files / 'mechanism_cards.csv'}; leaderboard: {files / 'leaderboard.csv'}; "
         f"wall time {time.perf_counter() - t0:.0f} s"
