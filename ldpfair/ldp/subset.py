@@ -122,8 +122,7 @@ class SS(FrequencyOracle):
         """
         values = self._check_values(values)
         rng = check_rng(rng)
-        # sorted: the order of the members would tell the server which one is the true value
-        return np.sort(draw_subsets(values, self.k, self.omega, self.p, rng), axis=1)
+        return draw_subsets(values, self.k, self.omega, self.p, rng)
 
     def _check_reports(self, reports: np.ndarray) -> np.ndarray:
         """``reports`` as an array after checking its shape ``(n, omega)`` and members in ``[0, k)``.
