@@ -52,7 +52,7 @@ MAX_AUDIT_K = 128
 TESTED_EVENTS = 8
 #: Excess over epsilon the door's audit (GRR-like sampler, k = 2, 10^6 reports per input,
 #: alpha = 0.01) refuses with probability at least 0.8, by budget: measured by
-#: ``benchmarks/bench_audit_power.py`` (see its docstring for the runs).
+#: ``benchmarks/bench_audit_power.py --seeds 10`` (refused 9/10, 10/10, 10/10 seeds; under load).
 DETECTABLE_EXCESS: dict[float, float] = {0.5: 0.01, 1.0: 0.01, 4.0: 0.05}
 
 
