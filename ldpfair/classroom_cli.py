@@ -10,7 +10,7 @@ from typing import Any
 from .classroom import CONTEXTS, list_exercises, select_exercises
 from .classroom.run import check_timeout
 
-_GRADE_ONLY = ("key", "csv")  # and --jobs (not None by default: checked apart)
+_GRADE_ONLY = ("key", "csv", "unsandboxed")  # and --jobs (not None by default: checked apart)
 
 
 def _seconds(text: str) -> float:
@@ -46,7 +46,9 @@ def _grade(args: argparse.Namespace) -> int:
     if args.csv is not None and Path(args.csv).suffix != ".csv":
         raise ValueError(f"--csv must name a .csv file, got {args.csv!r}")
     timeout = 600 if args.timeout is None else args.timeout
-    key, grades = grade(args.submissions, args.key, timeout=timeout, jobs=args.jobs)
+    hide = [Path(args.csv).resolve().parent] if args.csv else []
+    key, grades = grade(args.submissions, args.key, timeout=timeout, jobs=args.jobs,
+                        sandboxed=not args.unsandboxed, hide=hide)
     for g in grades:
         print(format_grade(g, key))
     if args.csv is not None:
@@ -122,6 +124,9 @@ def add_subcommand(subparsers: Any) -> None:
                         "the one named by the submission, next to it)")
     parser.add_argument("--csv", default=None, action=_Once,
                         help="with `grade`: write one row per submission here")
+    parser.add_argument("--unsandboxed", action="store_true", default=None,
+                        help="with `grade`: run submissions without bubblewrap, the hidden tests in "
+                        "their own kernel (trusted submissions only)")
     parser.add_argument("--jobs", "-j", type=int, default=1, action=_Once,
                         help="with `grade`: submissions graded at a time, one kernel each (default 1)")
     parser.add_argument("--timeout", type=_seconds, default=None, action=_Once,

@@ -14,7 +14,7 @@ import numbers
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["to_json", "compact", "capture", "check", "check_public", "run_checks", "report_public"]
+__all__ = ["to_json", "compact", "capture", "check", "check_public", "run_checks", "report_public", "judge"]
 
 _DEFAULTS: dict[str, Any] = {"points": 1, "abs": 0, "rel": 0, "options": [], "columns": [], "key": None,
                              "length": None, "doc": "", "why": "", "exercise": None, "expected": None}
@@ -143,9 +143,15 @@ def _value_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
     problem = _public_problem(value, spec)
     if problem:
         return problem
+    return _json_problem(to_json(value, spec), spec)
+
+
+def _json_problem(got: Any, spec: Mapping[str, Any]) -> str | None:
+    """Why the JSON form ``got`` differs from ``spec['expected']`` (None when it matches)."""
     kind, expected = spec["kind"], spec["expected"]
-    got = to_json(value, spec)
     if kind == "table":
+        if not isinstance(got, Mapping) or not isinstance(got.get("columns"), Mapping):
+            return "should be a table"
         if sorted(map(repr, got["index"])) != sorted(map(repr, expected["index"])):
             return f"rows {_short(got['index'])} differ from the expected {_short(expected['index'])}"
         row_of = {repr(k): i for i, k in enumerate(got["index"])}
@@ -157,6 +163,8 @@ def _value_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
                             f"got {_short(g)}")
         return None
     if kind in ("set", "sequence"):
+        if not isinstance(got, list):
+            return f"should be a list of values, got {type(got).__name__}"
         if len(got) != len(expected):
             return f"expected {len(expected)} values {_short(expected)}, got {len(got)}: {_short(got)}"
         if kind == "set":
@@ -174,6 +182,23 @@ def _value_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
     if not _close(got, expected, spec):
         return f"expected {_expected_text(expected, spec)}, got {_short(got)}"
     return None
+
+
+def judge(answer: Mapping[str, Any] | None, spec: Mapping[str, Any]) -> str:
+    """Compare an answer the sandbox brought back (``{"value"}`` or ``{"problem"}``) with the key.
+
+    Runs in the grader's process; returns "" when right, else one line saying why.
+    """
+    name = spec["name"]
+    if not isinstance(answer, Mapping) or not ("value" in answer or "problem" in answer):
+        return f"{name} is not defined: bind it in your answer"
+    if answer.get("problem"):
+        return f"{name} {answer['problem']}"
+    try:
+        problem = _json_problem(answer.get("value"), spec)
+    except Exception as exc:  # noqa: BLE001 - the JSON came from a student's kernel
+        problem = f"could not be compared ({type(exc).__name__})"
+    return f"{name}: {problem}" if problem else ""
 
 
 def _lookup(env: Mapping[str, Any], spec: Mapping[str, Any]) -> Any:

@@ -124,7 +124,8 @@ def _zero(key: Key, grade: Grade, why: str) -> Grade:
     return grade
 
 
-def grade_submission(path: str | os.PathLike[str], key: Key, *, timeout: float = 600) -> Grade:
+def grade_submission(path: str | os.PathLike[str], key: Key, *, timeout: float = 600, sandboxed: bool = True,
+                     hide: Sequence[str | os.PathLike[str]] = ()) -> Grade:
     """Grade one submission against ``key`` (never raises for a bad submission).
 
     Parameters
@@ -135,6 +136,11 @@ def grade_submission(path: str | os.PathLike[str], key: Key, *, timeout: float =
         From :func:`load_key`.
     timeout : float
         Seconds for running the whole submission (the hidden tests get their own two minutes).
+    sandboxed : bool
+        Run it in bubblewrap and compare its answers here (the default); False runs the
+        hidden tests in the submission's own kernel (trusted submissions only).
+    hide : paths
+        Folders the sandboxed submission must not see, besides the key's and its own.
     """
     import nbformat
 
@@ -148,7 +154,10 @@ def grade_submission(path: str | os.PathLike[str], key: Key, *, timeout: float =
     name = (nb.metadata.get("ldpfair") or {}).get("assignment")
     if name is not None and name != key.assignment:
         return _zero(key, grade, f"this is the {name} assignment, the key is for {key.assignment}")
-    nb.cells = [c for c in nb.cells if not c.get("metadata", {}).get(FINAL)] + [_grading_cell(key.specs)]
+    nb.cells = [c for c in nb.cells if not c.get("metadata", {}).get(FINAL)]
+    if sandboxed:
+        return _grade_sandboxed(nb, path, key, grade, timeout, hide)
+    nb.cells.append(_grading_cell(key.specs))
     run = execute(nb, timeout=timeout)
     grade.seconds = run.seconds
     results = None
@@ -177,6 +186,36 @@ def grade_submission(path: str | os.PathLike[str], key: Key, *, timeout: float =
         elif message and spec["exercise"] in context and "not defined" in message:
             message += f" ({context[spec['exercise']]})"
         grade.answers.append(AnswerGrade(spec["exercise"], spec["name"], r["points"], r["score"], message))
+    return grade
+
+
+def _grade_sandboxed(nb: Any, path: Path, key: Key, grade: Grade, timeout: float,
+                     hide: Sequence[str | os.PathLike[str]]) -> Grade:
+    from .checks import judge
+    from .sandbox import run_sandboxed
+
+    folders = [Path(h) for h in hide] + [key.path.resolve().parent, path.resolve().parent, Path.cwd()]
+    run = run_sandboxed(nb, key.specs, timeout=timeout, hide=folders, secret_files=[key.path, path])
+    grade.seconds = run.seconds
+    context: dict[int, str] = {}
+    for index, error in run.errors:
+        number = _exercise_at(nb, index) if 0 <= index < len(nb.cells) else None
+        if number is not None and number not in context:
+            context[number] = f"exercise {number} raised {error.splitlines()[0]}"
+    if run.timed_out is not None or run.killed:
+        grade.status = f"ran past the time limit of {timeout:g} s; later cells were skipped"
+    elif run.died:
+        grade.status = run.died
+    for spec in key.specs:
+        points = float(spec.get("points", 1))
+        message = judge(run.answers.get(spec["name"]), spec)
+        if message and "not defined" in message:
+            if run.timed_out is not None or run.killed:
+                message += f" (the notebook ran past the time limit of {timeout:g} s)"
+            elif spec["exercise"] in context:
+                message += f" ({context[spec['exercise']]})"
+        grade.answers.append(AnswerGrade(spec["exercise"], spec["name"], points, 0.0 if message else points,
+                                         message))
     return grade
 
 
@@ -219,7 +258,8 @@ def grades_csv(grades: Sequence[Grade], key: Key) -> str:
 
 
 def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[str] | None = None, *,
-          timeout: float = 600, jobs: int = 1) -> tuple[Key, list[Grade]]:
+          timeout: float = 600, jobs: int = 1, sandboxed: bool = True,
+          hide: Sequence[str | os.PathLike[str]] = ()) -> tuple[Key, list[Grade]]:
     """Grade several submissions against one key, ``jobs`` kernels at a time.
 
     Without ``key``, the key named in the first submission's metadata is looked
@@ -245,6 +285,10 @@ def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[
             raise ValueError(f"submission {str(p)!r} is given twice (as {str(seen[os.path.realpath(p)])!r})")
         seen[os.path.realpath(p)] = p
     check_timeout(timeout, "--timeout")
+    if sandboxed:
+        from .sandbox import require_bwrap
+
+        require_bwrap()
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"--jobs must be an integer >= 1, got {jobs!r}")
     if key is None:
@@ -259,10 +303,11 @@ def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[
         key = candidate
     k = load_key(key)
     if jobs == 1 or len(paths) == 1:
-        return k, [grade_submission(p, k, timeout=timeout) for p in paths]
+        return k, [grade_submission(p, k, timeout=timeout, sandboxed=sandboxed, hide=hide) for p in paths]
     from concurrent.futures import ThreadPoolExecutor
 
     from .run import _kernel_environment
 
     with _kernel_environment(), ThreadPoolExecutor(max_workers=jobs) as pool:  # each kernel is a process
-        return k, list(pool.map(lambda p: grade_submission(p, k, timeout=timeout), paths))
+        return k, list(pool.map(
+            lambda p: grade_submission(p, k, timeout=timeout, sandboxed=sandboxed, hide=hide), paths))
