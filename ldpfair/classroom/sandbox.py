@@ -41,6 +41,9 @@ PROCESSES = 64
 FILE_SIZE = 64 * 2**20
 #: Seconds between the time limit and the hard kill of the sandbox.
 GRACE = 20.0
+#: Folders always hidden (home folders, mounts), besides the key's, the submissions' and the output's.
+HIDDEN = tuple(Path(p) for p in ("/home", "/root", "/srv", "/mnt", "/media", "/var/tmp", "/run/user")
+               if os.path.isdir(p))
 _PIDS_CGROUP = Path("/sys/fs/cgroup/pids")
 
 
@@ -172,7 +175,7 @@ def run_sandboxed(nb: Any, specs: list[Mapping[str, Any]], *, timeout: float, hi
         keep += [Path(v) for v in (os.environ.get(config.DATA_DIR), os.environ.get(config.REFERENCE_DIR))
                  if v]
         args = [tool, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-                *_hidden(hide, keep)]
+                *_hidden([*HIDDEN, *map(Path, hide)], keep)]
         for f in secret_files:
             if Path(f).exists():
                 args += ["--ro-bind", "/dev/null", os.path.realpath(f)]
