@@ -10,11 +10,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from test_classroom import CHAPTER
 
 from ldpfair import classroom
 from ldpfair.classroom import sandbox
-
-from test_classroom import CHAPTER
 
 pytestmark = pytest.mark.skipif(sandbox.bwrap() is None, reason="bubblewrap (bwrap) is not installed")
 
