@@ -92,12 +92,28 @@ def _close(got: Any, expected: Any, spec: Mapping[str, Any]) -> bool:
         return False
 
 
-def _expected_text(expected: Any, spec: Mapping[str, Any]) -> str:
+def _digits(expected: Any, got: Any) -> int:
+    """Significant digits that show two different numbers as different (6 at least, 17 at most)."""
+    if not (_is_number(expected) and _is_number(got)) or isinstance(_scalar(got), int):
+        return 6
+    for digits in range(6, 18):
+        if f"{float(expected):.{digits}g}" != f"{float(got):.{digits}g}":
+            return digits
+    return 17
+
+
+def _differ(expected: Any, got: Any, spec: Mapping[str, Any]) -> str:
+    """``expected E ± T, got G``, with E and G at enough digits to see that they differ."""
     tol = ""
     if _is_number(expected) and (spec.get("abs") or spec.get("rel")):
         width = float(spec.get("abs") or 0) + float(spec.get("rel") or 0) * abs(float(expected))
         tol = f" ± {width:.2g}"
-    return _short(expected) + tol
+    digits = _digits(expected, got)
+
+    def text(x: Any) -> str:
+        return f"{float(x):.{digits}g}" if digits > 6 and _is_number(x) else _short(x)
+
+    return f"expected {text(expected)}{tol}, got {text(got)}"
 
 
 def _public_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
@@ -159,8 +175,7 @@ def _json_problem(got: Any, spec: Mapping[str, Any]) -> str | None:
             for i, label in enumerate(expected["index"]):
                 g, e = got["columns"][col][row_of[repr(label)]], expected["columns"][col][i]
                 if not _close(g, e, spec):
-                    return (f"column {col!r}, row {label!r}: expected {_expected_text(e, spec)}, "
-                            f"got {_short(g)}")
+                    return f"column {col!r}, row {label!r}: {_differ(e, g, spec)}"
         return None
     if kind in ("set", "sequence"):
         if not isinstance(got, list):
@@ -177,10 +192,10 @@ def _json_problem(got: Any, spec: Mapping[str, Any]) -> str | None:
             return None
         for i, (g, e) in enumerate(zip(got, expected, strict=True)):
             if not _close(g, e, spec):
-                return f"value {i}: expected {_expected_text(e, spec)}, got {_short(g)}"
+                return f"value {i}: {_differ(e, g, spec)}"
         return None
     if not _close(got, expected, spec):
-        return f"expected {_expected_text(expected, spec)}, got {_short(got)}"
+        return _differ(expected, got, spec)
     return None
 
 
