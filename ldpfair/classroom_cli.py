@@ -84,7 +84,7 @@ def _run(args: argparse.Namespace) -> int:
 
     timeout = 1200 if args.timeout is None else args.timeout
     result = export_assignment(args.paper, args.exercises, output=args.output, context=args.context,
-                               timeout=timeout, otter=False if args.no_otter else None)
+                               timeout=timeout, otter=False if args.no_otter else None, force=args.force)
     print(f"student notebook: {result.student}")
     print(f"solution key:     {result.key} (executed; hidden tests from its values)")
     if result.autograder is not None:
@@ -124,6 +124,8 @@ def add_subcommand(subparsers: Any) -> None:
                         "the one named by the submission, next to it)")
     parser.add_argument("--csv", default=None, action=_Once,
                         help="with `grade`: write one row per submission here")
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite an earlier export in the output folder (refused otherwise)")
     parser.add_argument("--unsandboxed", action="store_true", default=None,
                         help="with `grade`: run submissions without bubblewrap, the hidden tests in "
                         "their own kernel (trusted submissions only)")

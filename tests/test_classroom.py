@@ -576,3 +576,38 @@ def test_otter_grades_the_exported_autograder_at_full_marks(tmp_path):
     scored = [t for t in tests if "max_score" in t]
     assert scored and all(t["score"] == t["max_score"] for t in scored), tests
     assert sum(t["max_score"] for t in scored) == 2
+
+
+def test_handout_leaks_no_rubric_reason_or_key_name(chapter, tmp_path):
+    result = classroom.export_assignment(chapter, "1,2", output=tmp_path / "out", otter=False)
+    text = result.student.read_text()
+    assert "Because the prompt says so" not in text and "tiny_solutions" not in text
+    meta = nbformat.read(result.student, 4).metadata["ldpfair"]
+    assert meta["exercises"][0]["graded"]["manual"] == [{"question": "Why twice?", "points": 1}]
+    assert "Because the prompt says so" in result.key.read_text()  # the rubric stays in the key
+
+
+def test_a_second_export_into_the_same_folder_is_refused_unless_forced(chapter, tmp_path):
+    out = tmp_path / "out"
+    result = classroom.export_assignment(chapter, "1", output=out, otter=False)
+    before = result.key.read_bytes()
+    with pytest.raises(ValueError, match=r"already holds an export \(tiny_assignment.ipynb, "
+                                         r"tiny_solutions.ipynb\); pass --force"):
+        classroom.export_assignment(chapter, "1,2", output=out, otter=False)
+    assert result.key.read_bytes() == before
+    classroom.export_assignment(chapter, "1,2", output=out, otter=False, force=True)
+    assert len(classroom.load_key(result.key).exercises) == 2
+
+
+def test_messages_show_enough_digits_and_float32_within_tolerance_is_right():
+    import numpy as np
+
+    from ldpfair.classroom.checks import judge
+
+    exact = 0.6224593312018546
+    spec = {"name": "Q", "kind": "number", "rel": 1e-9, "expected": exact}
+    single = float(np.float32(exact))
+    assert judge({"value": single}, spec) == "Q: expected 0.6224593 ± 6.2e-10, got 0.6224594"
+    assert judge({"value": single}, {**spec, "rel": 1e-6}) == ""
+    assert judge({"value": exact * (1 + 1e-10)}, spec) == ""
+    assert classroom.answer("Q", "number", rel=1e-9).tolerance() == "± 1e-09 relative"

@@ -296,8 +296,8 @@ def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[
             meta = nbformat.read(paths[0], as_version=4).metadata.get("ldpfair") or {}
         except Exception:  # noqa: BLE001
             meta = {}
-        name = meta.get("key")
-        candidate = paths[0].parent / name if name else None
+        name = meta.get("assignment")
+        candidate = paths[0].parent / f"{name}_solutions.ipynb" if isinstance(name, str) and name else None
         if candidate is None or not candidate.is_file():
             raise ValueError(f"no key found next to {str(paths[0])!r}; give --key <paper>_solutions.ipynb")
         key = candidate
