@@ -10,7 +10,8 @@ from typing import Any
 from .classroom import CONTEXTS, list_exercises, select_exercises
 from .classroom.run import check_timeout
 
-_GRADE_ONLY = ("key", "csv", "unsandboxed")  # and --jobs (not None by default: checked apart)
+# and --jobs (not None by default: checked apart)
+_GRADE_ONLY = ("key", "csv", "unsandboxed", "feedback", "show_expected")
 
 
 def _seconds(text: str) -> float:
@@ -39,6 +40,7 @@ class _Once(argparse.Action):
 def _grade(args: argparse.Namespace) -> int:
     from .classroom import format_grade, grade, grades_csv
     from .classroom.exercises import write_atomic
+    from .classroom.grading import write_feedback
 
     if not args.submissions:
         raise ValueError("assignment grade needs one or more submissions: ldpfair assignment grade "
@@ -46,11 +48,14 @@ def _grade(args: argparse.Namespace) -> int:
     if args.csv is not None and Path(args.csv).suffix != ".csv":
         raise ValueError(f"--csv must name a .csv file, got {args.csv!r}")
     timeout = 600 if args.timeout is None else args.timeout
-    hide = [Path(args.csv).resolve().parent] if args.csv else []
+    hide = [Path(p).resolve().parent for p in (args.csv, args.feedback) if p]
     key, grades = grade(args.submissions, args.key, timeout=timeout, jobs=args.jobs,
                         sandboxed=not args.unsandboxed, hide=hide)
     for g in grades:
-        print(format_grade(g, key))
+        print(format_grade(g, key, show_expected=True))
+    if args.feedback:
+        files = write_feedback(grades, key, args.feedback, show_expected=bool(args.show_expected))
+        print(f"feedback: {len(files)} file{'s' if len(files) != 1 else ''} in {args.feedback}")
     if args.csv is not None:
         write_atomic([(grades_csv(grades, key), Path(args.csv))])
         print(f"gradebook: {args.csv} ({len(grades)} row{'s' if len(grades) != 1 else ''})")
@@ -124,6 +129,10 @@ def add_subcommand(subparsers: Any) -> None:
                         "the one named by the submission, next to it)")
     parser.add_argument("--csv", default=None, action=_Once,
                         help="with `grade`: write one row per submission here")
+    parser.add_argument("--feedback", default=None, action=_Once, metavar="DIR",
+                        help="with `grade`: write one feedback file per student here (<student>.txt)")
+    parser.add_argument("--show-expected", action="store_true", default=None,
+                        help="with `grade --feedback`: show the key's value of each wrong answer")
     parser.add_argument("--force", action="store_true",
                         help="overwrite an earlier export in the output folder (refused otherwise)")
     parser.add_argument("--unsandboxed", action="store_true", default=None,

@@ -374,7 +374,7 @@ def test_export_and_grade_tiny(chapter, tmp_path, capsys):
     outputs = "".join(o.get("text", "") for c in key.cells for o in c.get("outputs", []))
     assert "answer 42" in outputs and "answer 122" in outputs  # executed, outputs saved
     graded = _check_grading(result.key, result.student, tmp_path)
-    assert graded["broken"].status == "graded"
+    assert graded["broken"].status == "exercise 1 raised RuntimeError: deliberately broken"
     # the rubric is in the key, the open question counted apart
     assert "Because the prompt says so" in _sources(key)
     k = classroom.load_key(result.key)

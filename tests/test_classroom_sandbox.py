@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import shutil
 import socket
 import textwrap
@@ -153,3 +155,22 @@ def test_grade_refuses_without_bubblewrap(course, monkeypatch):
     monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
     with pytest.raises(ValueError, match=r"install it \(apt-get install bubblewrap\) or pass --unsandboxed"):
         classroom.grade([result.student], result.key)
+
+
+def test_gradebook_and_feedback(course, tmp_path):
+    result, _ = course
+    nb = nbformat.read(result.key, 4)
+    nb.metadata["ldpfair"]["student"] = "s-042"
+    nb.cells.append(nbformat.v4.new_code_cell("SOLUTION_TWO = 7.25\nraise ValueError('after the answers')"))
+    (tmp_path / "subs").mkdir()
+    nbformat.write(nb, tmp_path / "subs" / "anna.ipynb")
+    key, grades = classroom.grade([tmp_path / "subs" / "anna.ipynb"], result.key, timeout=60)
+    (row,) = csv.DictReader(io.StringIO(classroom.grades_csv(grades, key)))
+    assert row["student"] == "s-042" and row["submitted"].endswith("Z") and row["ex1.manual1"] == ""
+    assert row["score"] == "3" and row["ex2.SOLUTION_TWO"] == "0" and row["ex1.SOLUTION_ONE"] == "2"
+    assert row["status"] == "exercise 2 raised ValueError: after the answers"
+    (quiet,) = classroom.write_feedback(grades, key, tmp_path / "fb")
+    (loud,) = classroom.write_feedback(grades, key, tmp_path / "fb2", show_expected=True)
+    assert quiet.name == "s-042.txt"
+    assert "SOLUTION_TWO (0 / 1): SOLUTION_TWO: the value is not right, got 7.25" in quiet.read_text()
+    assert "122" not in quiet.read_text() and "expected 122 ± 0.5, got 7.25" in loud.read_text()

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 from .run import FINAL, check_timeout, execute
 
 __all__ = ["AnswerGrade", "Grade", "Key", "load_key", "grade_submission", "grade", "format_grade",
-           "grades_csv"]
+           "grades_csv", "write_feedback", "student_id"]
 
 _MARK = "<<ldpfair-grades>>"
 
@@ -31,6 +32,7 @@ class Key:
     path: Path
     assignment: str
     exercises: list[dict[str, Any]]
+    variant: str = ""
 
     @property
     def specs(self) -> list[dict[str, Any]]:
@@ -155,7 +157,8 @@ def grade_submission(path: str | os.PathLike[str], key: Key, *, timeout: float =
     if name is not None and name != key.assignment:
         return _zero(key, grade, f"this is the {name} assignment, the key is for {key.assignment}")
     nb.cells = [c for c in nb.cells if not c.get("metadata", {}).get(FINAL)]
-    if sandboxed:
+    if sandboxed:  # a key's own hidden tests are not run: the grader compares here
+        nb.cells = [c for c in nb.cells if "hidden-test" not in c.get("metadata", {}).get("tags", [])]
         return _grade_sandboxed(nb, path, key, grade, timeout, hide)
     nb.cells.append(_grading_cell(key.specs))
     run = execute(nb, timeout=timeout)
@@ -206,6 +209,8 @@ def _grade_sandboxed(nb: Any, path: Path, key: Key, grade: Grade, timeout: float
         grade.status = f"ran past the time limit of {timeout:g} s; later cells were skipped"
     elif run.died:
         grade.status = run.died
+    elif context:  # a cell raised (perhaps after its answers were bound): named, not hidden
+        grade.status = "; ".join(context[n] for n in sorted(context))
     for spec in key.specs:
         points = float(spec.get("points", 1))
         message = judge(run.answers.get(spec["name"]), spec)
@@ -227,8 +232,28 @@ def _points(x: float) -> str:
     return f"{x:g} point" + ("" if x == 1 else "s")
 
 
-def format_grade(grade: Grade, key: Key) -> str:
-    """Per exercise: points and one line per failed answer; then ``score: X / Y``."""
+def _without_expected(message: str) -> str:
+    """A failure line with the key's value left out (what a student sees by default)."""
+    return re.sub(r"expected (.*?), got ", "the value is not right, got ", message)
+
+
+def student_id(path: Path) -> str:
+    """The student's id: ``metadata.ldpfair.student`` when set, else the file name without ``.ipynb``."""
+    import nbformat
+
+    try:
+        sid = (nbformat.read(path, as_version=4).metadata.get("ldpfair") or {}).get("student")
+    except Exception:  # noqa: BLE001 - a damaged file still has a name
+        sid = None
+    return sid if isinstance(sid, str) and sid.strip() else path.stem
+
+
+def format_grade(grade: Grade, key: Key, *, show_expected: bool = True) -> str:
+    """Per exercise: points and one line per failed answer; then ``score: X / Y``.
+
+    With ``show_expected=False`` (student feedback) a wrong answer says so with its
+    points, without the key's value.
+    """
     lines = [f"{grade.path}: {key.assignment}, ran in {grade.seconds:.1f} s"
              + ("" if grade.status == "graded" else f"; {grade.status}")]
     for ex in key.exercises:
@@ -236,7 +261,9 @@ def format_grade(grade: Grade, key: Key) -> str:
         got, of = sum(a.score for a in mine), sum(a.points for a in mine)
         title = f", {ex['title']}" if ex.get("title") else ""
         lines.append(f"  exercise {ex['number']}{title}: {_pts(got)} / {_pts(of)}")
-        lines += [f"    {a.name} (0 / {_pts(a.points)}): {a.message}" for a in mine if a.message]
+        lines += [f"    {a.name} (0 / {_pts(a.points)}): "
+                  f"{a.message if show_expected else _without_expected(a.message)}"
+                  for a in mine if a.message]
         for m in ex["graded"]["manual"]:
             lines.append(f"    open question ({_points(m['points'])}, grade by hand): {m['question']}")
     manual = f" (+ {_points(grade.manual_points)} graded by hand)" if grade.manual_points else ""
@@ -245,16 +272,44 @@ def format_grade(grade: Grade, key: Key) -> str:
 
 
 def grades_csv(grades: Sequence[Grade], key: Key) -> str:
-    """One row per submission: score, possible, then each answer's score (``ex<N>.<name>``)."""
+    """One row per submission: student, submission time, variant, score, each answer, manual columns, status.
+
+    Each open question gets an empty ``ex<N>.manual<M>`` column for the points given by hand.
+    """
+    from datetime import UTC, datetime
+
     buf = io.StringIO()
     names = [f"ex{s['exercise']}.{s['name']}" for s in key.specs]
+    manual = [f"ex{e['number']}.manual{i + 1}"
+              for e in key.exercises for i, _ in enumerate(e["graded"]["manual"])]
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["submission", "assignment", "score", "possible", "manual_points", "seconds", "status",
-                     *names])
+    writer.writerow(["student", "submitted", "submission", "assignment", "variant", "score", "possible",
+                     "manual_points", "seconds", "status", *names, *manual])
     for g in grades:
-        writer.writerow([str(g.path), key.assignment, _pts(g.score), _pts(g.possible), _pts(g.manual_points),
-                         f"{g.seconds:.1f}", g.status, *(_pts(a.score) for a in g.answers)])
+        try:
+            when = datetime.fromtimestamp(g.path.stat().st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        except OSError:
+            when = ""
+        writer.writerow([student_id(g.path), when, str(g.path), key.assignment, key.variant, _pts(g.score),
+                         _pts(g.possible), _pts(g.manual_points), f"{g.seconds:.1f}", g.status,
+                         *(_pts(a.score) for a in g.answers), *([""] * len(manual))])
     return buf.getvalue()
+
+
+def write_feedback(grades: Sequence[Grade], key: Key, folder: str | os.PathLike[str], *,
+                   show_expected: bool = False) -> list[Path]:
+    """One ``<student>.txt`` per submission in ``folder``: points per answer, what failed and why."""
+    from .exercises import write_atomic
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    files = []
+    for g in grades:
+        sid = student_id(g.path)
+        text = format_grade(g, key, show_expected=show_expected).replace(f"{g.path}: ", f"{sid}: ", 1)
+        files.append((text + "\n", folder / f"{sid}.txt"))
+    write_atomic(files)
+    return [f for _, f in files]
 
 
 def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[str] | None = None, *,
