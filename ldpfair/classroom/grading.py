@@ -276,7 +276,7 @@ def grades_csv(grades: Sequence[Grade], key: Key) -> str:
 
     Each open question gets an empty ``ex<N>.manual<M>`` column for the points given by hand.
     """
-    from datetime import UTC, datetime
+    from datetime import datetime, timezone
 
     buf = io.StringIO()
     names = [f"ex{s['exercise']}.{s['name']}" for s in key.specs]
@@ -287,7 +287,7 @@ def grades_csv(grades: Sequence[Grade], key: Key) -> str:
                      "manual_points", "seconds", "status", *names, *manual])
     for g in grades:
         try:
-            when = datetime.fromtimestamp(g.path.stat().st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            when = datetime.fromtimestamp(g.path.stat().st_mtime, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         except OSError:
             when = ""
         writer.writerow([student_id(g.path), when, str(g.path), key.assignment, key.variant, _pts(g.score),

@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,7 +61,7 @@ def require_bwrap() -> str:
     return path
 
 
-def hook_cell(specs: list[Mapping[str, Any]]) -> Any:
+def hook_cell(specs: Sequence[Mapping[str, Any]]) -> Any:
     """The first cell of a sandboxed submission: after every cell, dump the graded names."""
     from nbformat import v4
 
@@ -141,7 +141,7 @@ def _hidden(hide: Iterable[Path], keep: Iterable[Path]) -> list[str]:
     return args
 
 
-def run_sandboxed(nb: Any, specs: list[Mapping[str, Any]], *, timeout: float, hide: Iterable[Path] = (),
+def run_sandboxed(nb: Any, specs: Sequence[Mapping[str, Any]], *, timeout: float, hide: Iterable[Path] = (),
                   secret_files: Iterable[Path] = ()) -> Sandboxed:
     """Execute ``nb`` in bubblewrap; return the answers it bound (never raises for a bad notebook).
 
