@@ -181,7 +181,8 @@ def run_sandboxed(nb: Any, specs: Sequence[Mapping[str, Any]], *, timeout: float
                 args += ["--ro-bind", "/dev/null", os.path.realpath(f)]
         args += ["--bind", scratch, "/tmp/work", "--chdir", "/tmp/work", "--setenv", "HOME", "/tmp/work",
                  "--setenv", "JUPYTER_RUNTIME_DIR", "/tmp/work/.runtime", "--setenv", "MPLCONFIGDIR",
-                 "/tmp/work/.mpl", "--unshare-all", "--die-with-parent", "--new-session", "--",
+                 "/tmp/work/.mpl", "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534",
+                 "--cap-drop", "ALL", "--die-with-parent", "--new-session", "--",
                  "prlimit", f"--as={MEMORY}", f"--fsize={FILE_SIZE}", f"--nproc={PROCESSES}",
                  f"--cpu={int(timeout * 2 + 60)}",
                  sys.executable, "-m", "ldpfair.classroom.sandbox_exec", "submission.ipynb",
@@ -192,8 +193,17 @@ def run_sandboxed(nb: Any, specs: Sequence[Mapping[str, Any]], *, timeout: float
             if group is not None:
                 (group / "cgroup.procs").write_text(str(os.getpid()))
 
-        proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL, start_new_session=True, preexec_fn=join)
+        # bwrap reads its arguments from a pipe, so /proc/1/cmdline in the sandbox names no folder
+        read, write = os.pipe()
+        split = args.index("--")  # options through the pipe, the command on the command line
+        os.write(write, b"".join(os.fsencode(a) + b"\0" for a in args[1:split]))
+        os.close(write)
+        try:
+            proc = subprocess.Popen([tool, "--args", str(read), *args[split:]], stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(read,),
+                                    start_new_session=True, preexec_fn=join)
+        finally:
+            os.close(read)
         try:
             proc.wait(timeout=timeout + GRACE)
         except subprocess.TimeoutExpired:
@@ -238,8 +248,21 @@ def _kill_group(group: Path) -> None:
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:
+    """A JSON object the sandbox wrote: a regular file only (no link to a grader's file, no FIFO)."""
+    import stat
+
     try:
-        data = json.loads(path.read_text())
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > FILE_SIZE:
+            return None
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            data = json.loads(fh.read())
     except (OSError, ValueError):
         return None
+    finally:
+        os.close(fd)
     return data if isinstance(data, dict) else None
