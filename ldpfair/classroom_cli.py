@@ -120,9 +120,10 @@ def add_subcommand(subparsers: Any) -> None:
                         help="comma-separated exercise numbers or labels (default: all), e.g. 1,3")
     parser.add_argument("-o", "--output", default=None, action=_Once,
                         help="output folder (default runs/assignments/<paper>)")
-    parser.add_argument("--context", choices=CONTEXTS, default="full", action=_Once,
-                        help="full: keep the whole chapter (default); setup: only its parameters and "
-                        "setup cells before the exercises")
+    parser.add_argument("--context", choices=CONTEXTS, default="setup", action=_Once,
+                        help="setup: only the chapter's parameters and setup cells before the exercises "
+                        "(default: faster to grade, no prose stating a graded value); full: the whole "
+                        "chapter")
     parser.add_argument("--list", action="store_true", help="list the chapter's exercises and exit")
     parser.add_argument("--no-otter", action="store_true", help="do not write the Otter-Grader autograder")
     parser.add_argument("--key", default=None, action=_Once, help="with `grade`: the solution key (default: "

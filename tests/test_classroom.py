@@ -408,7 +408,8 @@ def test_grader_survives_timeouts_and_damage(chapter, tmp_path):
 
 def test_cli(chapter, tmp_path, capsys):
     out = tmp_path / "cli"
-    assert main(["assignment", str(chapter), "--exercises", "1,2", "-o", str(out), "--no-otter"]) == 0
+    assert main(["assignment", str(chapter), "--exercises", "1,2", "-o", str(out), "--no-otter",
+                 "--context", "full"]) == 0
     student = nbformat.read(out / "tiny_assignment.ipynb", 4)
     assert "Exercise 3" not in _sources(student) and "Exercise 2" in _sources(student)
     assert not (out / "figures").exists() and not (tmp_path / "figures").exists()
@@ -545,8 +546,40 @@ CHAPTERS = ["xu2019", "arcolezi2023", "ghoukasian2025", "hamman2023", "makhlouf2
 @pytest.mark.parametrize("paper", CHAPTERS)
 def test_every_chapter_grades_its_key_fully_and_its_blank_copy_zero(paper, tmp_path):
     """The chapter's short assignment (setup context): key, blank copy, a broken copy (see _check_grading)."""
-    result = classroom.export_assignment(paper, output=tmp_path / paper, context="setup", otter=False)
+    result = classroom.export_assignment(paper, output=tmp_path / paper, otter=False)
     _check_grading(result.key, result.student, tmp_path)
+    leaks = _printed_values(classroom.load_key(result.key), result.student)
+    assert not leaks, f"the handout states graded values: {leaks}"
+
+
+def _printed_values(key, handout: Path) -> list[str]:
+    """Every graded value (a number at 3 to 6 significant digits, or a string) the handout's text shows."""
+    import re
+
+    nb = nbformat.read(handout, 4)
+    text = "\n".join(c.source for c in nb.cells) + "\n".join(
+        str(o.get("text", "")) for c in nb.cells for o in c.get("outputs", []))
+    found = []
+    for spec in key.specs:
+        values = spec["expected"]
+        if isinstance(values, dict):  # a table
+            values = [v for col in values["columns"].values() for v in col]
+        for v in values if isinstance(values, list) else [values]:
+            if isinstance(v, bool) or v is None:
+                continue
+            if isinstance(v, int | float):
+                if float(v).is_integer() and abs(v) < 100:
+                    continue  # small integers appear everywhere (loop bounds, indices)
+                forms = {f"{float(v):.{d}g}" for d in range(3, 7)}
+                forms |= {str(int(v))} if float(v).is_integer() else set()
+            elif isinstance(v, str) and len(v) > 3:
+                forms = {v}
+            else:
+                continue
+            for form in forms:
+                if re.search(rf"(?<![\w.]){re.escape(form)}(?![\w])", text):
+                    found.append(f"{spec['name']}={form}")
+    return found
 
 
 @pytest.mark.slow

@@ -161,7 +161,8 @@ def export_assignment(
     output : path, optional
         Output folder (default ``runs/assignments/<paper>``).
     context : {"full", "setup"}
-        See :func:`ldpfair.classroom.build_assignment`.
+        See :func:`ldpfair.classroom.build_assignment`; ``"setup"`` (the CLI's default) leaves
+        out the chapter's prose, which may state a graded value, and runs only the setup.
     folder : path, optional
         Folder of the paper notebooks (default as ``ldpfair run``).
     otter : bool, optional
