@@ -172,13 +172,19 @@ def run_sandboxed(nb: Any, specs: Sequence[Mapping[str, Any]], *, timeout: float
         nb.cells = [hook_cell(list(specs)), *nb.cells]
         nbformat.write(nb, os.path.join(scratch, "submission.ipynb"))
         keep = [Path(ldpfair.__file__).parent, Path(sys.prefix), Path(sys.base_prefix)]
-        keep += [Path(v) for v in (os.environ.get(config.DATA_DIR), os.environ.get(config.REFERENCE_DIR))
-                 if v]
+        from ..experiments.notebooks import results_dir
+
+        folders = {config.RESULTS_DIR: results_dir().resolve()}  # committed results, read-only
+        folders.update({v: Path(os.environ[v]).resolve() for v in (config.DATA_DIR, config.REFERENCE_DIR)
+                        if os.environ.get(v)})
+        keep += list(folders.values())
         args = [tool, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
                 *_hidden([*HIDDEN, *map(Path, hide)], keep)]
         for f in secret_files:
             if Path(f).exists():
                 args += ["--ro-bind", "/dev/null", os.path.realpath(f)]
+        for variable, folder in folders.items():
+            args += ["--setenv", variable, str(folder)]
         args += ["--bind", scratch, "/tmp/work", "--chdir", "/tmp/work", "--setenv", "HOME", "/tmp/work",
                  "--setenv", "JUPYTER_RUNTIME_DIR", "/tmp/work/.runtime", "--setenv", "MPLCONFIGDIR",
                  "/tmp/work/.mpl", "--unshare-all", "--unshare-user", "--uid", "65534", "--gid", "65534",
