@@ -39,6 +39,8 @@ MAX_ANSWER = 200_000
 MEMORY = 4 * 2**30
 PROCESSES = 64
 FILE_SIZE = 64 * 2**20
+#: Size of the sandbox's private /tmp (memory-backed).
+TMP_SIZE = 2**30
 #: Seconds between the time limit and the hard kill of the sandbox.
 GRACE = 20.0
 #: Folders always hidden (home folders, mounts), besides the key's, the submissions' and the output's.
@@ -178,7 +180,8 @@ def run_sandboxed(nb: Any, specs: Sequence[Mapping[str, Any]], *, timeout: float
         folders.update({v: Path(os.environ[v]).resolve() for v in (config.DATA_DIR, config.REFERENCE_DIR)
                         if os.environ.get(v)})
         keep += list(folders.values())
-        args = [tool, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
+        args = [tool, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+                "--size", str(TMP_SIZE), "--tmpfs", "/tmp",
                 *_hidden([*HIDDEN, *map(Path, hide)], keep)]
         for f in secret_files:
             if Path(f).exists():
