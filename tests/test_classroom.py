@@ -552,6 +552,10 @@ def test_every_chapter_grades_its_key_fully_and_its_blank_copy_zero(paper, tmp_p
     assert not leaks, f"the handout states graded values: {leaks}"
 
 
+#: A graded value that the handout shows for another reason (checked by hand).
+COINCIDENCES = {"opt_q=0.5"}  # ghoukasian2025's prompt lists the proportion p0 = 0.5 to try, not q*
+
+
 def _printed_values(key, handout: Path) -> list[str]:
     """Every graded value (a number at 3 to 6 significant digits, or a string) the handout's text shows."""
     import re
@@ -570,7 +574,7 @@ def _printed_values(key, handout: Path) -> list[str]:
             if isinstance(v, bool) or v is None:
                 continue
             if isinstance(v, int | float):
-                if float(v).is_integer() and abs(v) < 100:
+                if float(v).is_integer() and abs(v) < 1000:
                     continue  # small integers appear everywhere (loop bounds, indices)
                 forms = {f"{float(v):.{d}g}" for d in range(3, 7)}
                 forms |= {str(int(v))} if float(v).is_integer() else set()
@@ -580,7 +584,8 @@ def _printed_values(key, handout: Path) -> list[str]:
                 continue
             for form in forms:
                 if re.search(rf"(?<![\w.]){re.escape(form)}(?![\w])", text):
-                    found.append(f"{spec['name']}={form}")
+                    if f"{spec['name']}={form}" not in COINCIDENCES:
+                        found.append(f"{spec['name']}={form}")
     return found
 
 

@@ -173,7 +173,8 @@ def run_sandboxed(nb: Any, specs: Sequence[Mapping[str, Any]], *, timeout: float
         nb = nbformat.from_dict(json.loads(json.dumps(nb)))
         nb.cells = [hook_cell(list(specs)), *nb.cells]
         nbformat.write(nb, os.path.join(scratch, "submission.ipynb"))
-        keep = [Path(ldpfair.__file__).parent, Path(sys.prefix), Path(sys.base_prefix)]
+        package = Path(ldpfair.__file__).parent  # and the project's example cards next to it
+        keep = [package, package.parent / "examples", Path(sys.prefix), Path(sys.base_prefix)]
         from ..experiments.notebooks import results_dir
 
         folders = {config.RESULTS_DIR: results_dir().resolve()}  # committed results, read-only
