@@ -318,3 +318,46 @@ def test_the_template_satisfies_the_contract_and_its_notebook_runs(tmp_path):
     assert not [o for o in outputs if o.get("output_type") == "error"]
     text = json.dumps(outputs)
     assert "measured MSE" in text and "C1" in text  # the table and the claims were rendered
+
+
+def test_chapters_are_discovered_from_entry_points_and_the_package(monkeypatch, tmp_path):
+    """A chapter of another installed package is found through the ``ldpfair.papers`` entry-point group."""
+    from importlib import metadata
+
+    pkg = tmp_path / "otherpkg_chapter"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(
+        "from ldpfair.papers.contract import PaperSpec, Profile\n"
+        "SPEC = PaperSpec('zz2099', 'Elsewhere', {p: Profile(p) for p in ('quick', 'paper')},\n"
+        "                declare=lambda profile: {})\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    ep = metadata.EntryPoint("zz2099", "otherpkg_chapter", papers.ENTRY_POINT_GROUP)
+    real = metadata.entry_points
+    monkeypatch.setattr(metadata, "entry_points",
+                        lambda **kw: [ep] if kw.get("group") == papers.ENTRY_POINT_GROUP else real(**kw))
+    found = papers._discover()
+    assert found["zz2099"] == "otherpkg_chapter"
+    assert list(found)[:len(papers.PAPERS)] == list(papers.PAPERS)  # the book's order first, then new ones
+    monkeypatch.setattr(papers, "_MODULES", found)
+    monkeypatch.setattr(papers, "PAPERS", tuple(found))
+    assert papers.spec("zz2099").title == "Elsewhere"
+    # without any installed metadata, the package scan still finds every chapter of this package
+    monkeypatch.setattr(metadata, "entry_points", lambda **kw: [])
+    assert set(papers._discover()) >= set(papers.PAPERS) - {"zz2099"}
+
+
+def test_pyproject_registers_every_chapter_package():
+    """Each chapter package of ldpfair.papers is registered in the entry-point group (and only those)."""
+    from pathlib import Path
+
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    group = tomllib.loads((root / "pyproject.toml").read_text())["project"]["entry-points"][
+        papers.ENTRY_POINT_GROUP]
+    scanned = {p.parent.name for p in (root / "ldpfair" / "papers").glob("*/__init__.py")
+               if not p.parent.name.startswith("_")}
+    assert set(group) == scanned, (
+        f"add each chapter to [project.entry-points.\"{papers.ENTRY_POINT_GROUP}\"] in pyproject.toml "
+        f"(missing {sorted(scanned - set(group))}, stale {sorted(set(group) - scanned)}), then reinstall")
+    assert all(v == f"ldpfair.papers.{k}" for k, v in group.items())
