@@ -361,3 +361,16 @@ def test_pyproject_registers_every_chapter_package():
         f"add each chapter to [project.entry-points.\"{papers.ENTRY_POINT_GROUP}\"] in pyproject.toml "
         f"(missing {sorted(scanned - set(group))}, stale {sorted(set(group) - scanned)}), then reinstall")
     assert all(v == f"ldpfair.papers.{k}" for k, v in group.items())
+
+
+def test_the_template_notebook_has_what_every_chapter_has():
+    """The template checks its parameters like a chapter and has the Claims section (verdict box link)."""
+    from ldpfair.experiments import notebooks as nbk
+
+    text = (nbk.notebooks_dir() / "_template.md").read_text(encoding="utf-8")
+    assert 'check_notebook("_template", globals())' in text, "the template must call check_notebook"
+    assert "\n## Claims\n" in text, "the template must have a '## Claims' section"
+    values = nbk.check_notebook("_template", nbk.read_parameters(nbk.notebooks_dir() / "_template.md"))
+    assert set(values) == set(papers.spec("_template").parameters)
+    with pytest.raises(ValueError, match="seeds"):
+        nbk.check_notebook("_template", {**values, "seeds": -1})

@@ -75,9 +75,9 @@ class _Declarations(Mapping[str, Mapping[str, Param]]):
     """paper -> its notebook's parameter declarations, read from the chapter's ``SPEC.parameters``."""
 
     def __getitem__(self, paper: str) -> Mapping[str, Param]:
-        from ..papers import PAPERS, spec
+        from ..papers import PAPERS, TEMPLATE, spec
 
-        if paper not in PAPERS:
+        if paper not in PAPERS and paper != TEMPLATE:
             raise KeyError(paper)
         return spec(paper).parameters
 
@@ -109,9 +109,9 @@ def build_check(paper: str, values: Mapping[str, Any]) -> None:
     profile overrides; declaring the experiments with them runs every check the
     chapter makes, before a kernel starts.
     """
-    from ..papers import PAPERS, spec
+    from ..papers import PAPERS, TEMPLATE, spec
 
-    if paper not in PAPERS:
+    if paper not in PAPERS and paper != TEMPLATE:
         return
     s = spec(paper)
     try:

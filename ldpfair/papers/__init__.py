@@ -72,6 +72,10 @@ def _discover() -> dict[str, str]:
 
 _MODULES: dict[str, str] = _discover()
 
+#: The skeleton of a new chapter (``ldpfair/papers/_template``, ``notebooks/_template.md``): not a
+#: chapter of the book, but its notebook checks its parameters like one (:func:`spec` accepts it).
+TEMPLATE = "_template"
+
 #: The chapters of the book, in its order (``_toc.yml``): discovered, never listed by hand.
 PAPERS: tuple[str, ...] = tuple(_MODULES)
 
@@ -79,7 +83,7 @@ PAPERS: tuple[str, ...] = tuple(_MODULES)
 def _check_paper(paper: str) -> None:
     from .._validation import did_you_mean
 
-    if paper not in PAPERS:
+    if paper not in PAPERS and paper != TEMPLATE:
         raise ValueError(f"unknown paper {paper!r}{did_you_mean(paper, PAPERS)}; valid: {', '.join(PAPERS)}")
 
 
