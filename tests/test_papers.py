@@ -374,3 +374,17 @@ def test_the_template_notebook_has_what_every_chapter_has():
     assert set(values) == set(papers.spec("_template").parameters)
     with pytest.raises(ValueError, match="seeds"):
         nbk.check_notebook("_template", {**values, "seeds": -1})
+
+
+def test_the_preview_toc_holds_the_chapter_and_the_pages_it_cites():
+    """`ldpfair preview` builds intro, scoreboard, the chapter and the bibliography (citations resolve)."""
+    import yaml
+
+    from ldpfair.papers.preview import preview_toc
+
+    toc = yaml.safe_load(preview_toc("xu2019"))
+    assert toc["root"] == "book/intro"
+    pages = ["book/scoreboard", "notebooks/xu2019", "book/bibliography"]
+    assert [c["file"] for c in toc["chapters"]] == pages
+    with pytest.raises(ValueError, match="unknown paper 'xu2091'.*valid: arcolezi2023"):
+        preview_toc("xu2091")
