@@ -388,3 +388,17 @@ def test_the_preview_toc_holds_the_chapter_and_the_pages_it_cites():
     assert [c["file"] for c in toc["chapters"]] == pages
     with pytest.raises(ValueError, match="unknown paper 'xu2091'.*valid: arcolezi2023"):
         preview_toc("xu2091")
+
+
+@pytest.mark.parametrize("paper", [*papers.PAPERS, "_template"])
+def test_every_chapter_package_has_the_required_rooms(paper):
+    """Each chapter package holds the required modules of the contract (ldpfair.papers.contract.ROOMS)."""
+    from pathlib import Path
+
+    from ldpfair.papers.contract import REQUIRED_ROOMS, ROOMS
+
+    folder = Path(papers.module(paper).__file__).parent
+    have = {p.stem for p in folder.glob("*.py")}
+    missing = set(REQUIRED_ROOMS) - have
+    assert not missing, f"{paper} lacks the module(s) {sorted(missing)}; see ldpfair.papers.contract.ROOMS"
+    assert set(REQUIRED_ROOMS) <= set(ROOMS)
