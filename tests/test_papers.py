@@ -402,3 +402,38 @@ def test_every_chapter_package_has_the_required_rooms(paper):
     missing = set(REQUIRED_ROOMS) - have
     assert not missing, f"{paper} lacks the module(s) {sorted(missing)}; see ldpfair.papers.contract.ROOMS"
     assert set(REQUIRED_ROOMS) <= set(ROOMS)
+
+
+@pytest.mark.slow
+def test_a_chapter_made_from_the_template_as_the_page_says_is_registered_and_runs(tmp_path):
+    """book/adding_a_paper.md step 1 in a scratch clone: copy, rename, one _toc.yml line; nothing else."""
+    import os
+    import shutil
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    if shutil.which("git") is None or not (root / ".git").exists():
+        pytest.skip("needs a git checkout to clone")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--shared", str(root), str(clone)], check=True)
+    new = "warner1965"
+    shutil.copytree(clone / "ldpfair" / "papers" / "_template", clone / "ldpfair" / "papers" / new)
+    shutil.copy(clone / "notebooks" / "_template.md", clone / "notebooks" / f"{new}.md")
+    for f in [*(clone / "ldpfair" / "papers" / new).glob("*.py"), clone / "notebooks" / f"{new}.md"]:
+        f.write_text(f.read_text(encoding="utf-8").replace("_template", new), encoding="utf-8")
+    toc = clone / "_toc.yml"
+    text = toc.read_text(encoding="utf-8")
+    toc.write_text(text.replace("      - file: notebooks/synthesis\n",
+                                f"      - file: notebooks/synthesis\n      - file: notebooks/{new}\n"),
+                   encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(clone)}
+    code = (f"from ldpfair import papers; from ldpfair.experiments import notebooks as nbk\n"
+            f"assert papers.PAPERS[-1] == {new!r}, papers.PAPERS\n"
+            f"s = papers.spec({new!r}); r = s.results('quick', seeds=2)\n"
+            f"assert len(r['fig1']) > 0\n"
+            f"assert nbk.list_notebooks()[{new!r}].name == '{new}.md'\n"
+            f"nbk.check_notebook({new!r}, nbk.read_parameters(nbk.find_notebook({new!r})))\n")
+    proc = subprocess.run([sys.executable, "-c", code], env=env, cwd=clone, capture_output=True, text=True,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr[-2000:]
