@@ -112,7 +112,8 @@ def spec(paper: str) -> PaperSpec:
     mod = module(paper)
     found = getattr(mod, "SPEC", None)
     if not isinstance(found, PaperSpec) or found.name != paper:
-        raise TypeError(f"{_MODULES.get(paper, paper)} must export SPEC = PaperSpec(name={paper!r}, ...), "
+        where = _MODULES.get(paper, f"{__name__}.{paper}")
+        raise TypeError(f"{where} must export SPEC = PaperSpec(name={paper!r}, ...), "
                         f"got {found!r}")
     return found
 
