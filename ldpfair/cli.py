@@ -28,7 +28,7 @@ from . import __version__, config
 _SUBCOMMAND_MODULES = (
     "ldpfair.datasets._cli", "ldpfair.experiments._cli", "ldpfair.papers._cli", "ldpfair.classroom_cli",
     "ldpfair.environment",  # ldpfair doctor
-    "ldpfair.papers.bench_cli",
+    "ldpfair.papers.bench_cli", "ldpfair.papers.preview",
 )
 
 #: Exit status of a usage error (bad argument) and of failed work.

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -28,26 +29,68 @@ import pandas as pd
 from .contract import PaperSpec, Profile
 from .running import missing_file, run_experiments
 
-__all__ = ["PAPERS", "PaperSpec", "Profile", "spec", "module", "declared", "committed", "results", "status",
-           "verify", "stamp"]
+__all__ = ["PAPERS", "ENTRY_POINT_GROUP", "PaperSpec", "Profile", "spec", "module", "declared", "committed",
+           "results", "status", "verify", "stamp"]
 
-#: The chapters of the book, in its order: the five papers, then the synthesis (a new result).
-PAPERS: tuple[str, ...] = (
-    "arcolezi2023", "makhlouf2024", "ghoukasian2025", "hamman2023", "xu2019", "synthesis",
-)
+#: The entry-point group a chapter registers in (``[project.entry-points."ldpfair.papers"]`` of its
+#: package's ``pyproject.toml``): ``name = "package.module"``, so a chapter may live in another package.
+ENTRY_POINT_GROUP = "ldpfair.papers"
+
+
+def _toc_order() -> list[str]:
+    """Chapter names in the order of the book's ``_toc.yml`` (``notebooks/<name>`` entries), if present."""
+    toc = Path(__file__).resolve().parents[2] / "_toc.yml"
+    if not toc.is_file():
+        return []
+    found = re.findall(r"file:\s*notebooks/([A-Za-z0-9_]+)", toc.read_text(encoding="utf-8"))
+    return list(dict.fromkeys(found))
+
+
+def _discover() -> dict[str, str]:
+    """Map each chapter to its module: the entry points of :data:`ENTRY_POINT_GROUP`, then a package scan.
+
+    The scan of this package's subpackages (those not starting with ``_`` that
+    export ``SPEC``) keeps an editable checkout working when its installed
+    metadata predates a new chapter. Order: the book's ``_toc.yml``, then by name.
+    """
+    from importlib.metadata import entry_points
+
+    found: dict[str, str] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, ep.value.split(":")[0])
+    here = Path(__file__).resolve().parent
+    for init in sorted(here.glob("*/__init__.py")):
+        name = init.parent.name
+        if name.startswith("_") or name in found:
+            continue
+        if "SPEC" in init.read_text(encoding="utf-8"):
+            found[name] = f"{__name__}.{name}"
+    order = {name: i for i, name in enumerate(_toc_order())}
+    ranked = sorted(found, key=lambda n: (order.get(n, len(order)), n))
+    return {n: found[n] for n in ranked}
+
+
+_MODULES: dict[str, str] = _discover()
+
+#: The skeleton of a new chapter (``ldpfair/papers/_template``, ``notebooks/_template.md``): not a
+#: chapter of the book, but its notebook checks its parameters like one (:func:`spec` accepts it).
+TEMPLATE = "_template"
+
+#: The chapters of the book, in its order (``_toc.yml``): discovered, never listed by hand.
+PAPERS: tuple[str, ...] = tuple(_MODULES)
 
 
 def _check_paper(paper: str) -> None:
     from .._validation import did_you_mean
 
-    if paper not in PAPERS:
+    if paper not in PAPERS and paper != TEMPLATE:
         raise ValueError(f"unknown paper {paper!r}{did_you_mean(paper, PAPERS)}; valid: {', '.join(PAPERS)}")
 
 
 def module(paper: str) -> ModuleType | None:
     """Return ``ldpfair.papers.<paper>``, or ``None`` if that paper has no declarations yet."""
     _check_paper(paper)
-    name = f"{__name__}.{paper}"
+    name = _MODULES.get(paper, f"{__name__}.{paper}")
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as exc:
@@ -69,7 +112,8 @@ def spec(paper: str) -> PaperSpec:
     mod = module(paper)
     found = getattr(mod, "SPEC", None)
     if not isinstance(found, PaperSpec) or found.name != paper:
-        raise TypeError(f"ldpfair.papers.{paper} must export SPEC = PaperSpec(name={paper!r}, ...), "
+        where = _MODULES.get(paper, f"{__name__}.{paper}")
+        raise TypeError(f"{where} must export SPEC = PaperSpec(name={paper!r}, ...), "
                         f"got {found!r}")
     return found
 
