@@ -20,7 +20,8 @@ import pytest
 
 from ldpfair import experiments as ex
 from ldpfair import papers
-from ldpfair.experiments.results import ResultsIntegrityError, VerificationError
+from ldpfair.experiments.results import ResultsIntegrityError
+from ldpfair.experiments.verification import VerificationError
 
 
 def noisy(n, method, rng):

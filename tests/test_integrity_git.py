@@ -21,8 +21,9 @@ from ldpfair import papers
 from ldpfair.cli import main
 from ldpfair.environment import LOCK_FILE, derived_lock_state, lock_record
 from ldpfair.experiments import committed
-from ldpfair.experiments.results import VerificationError, content_record, file_sha256, verify_results
+from ldpfair.experiments.results import content_record, file_sha256
 from ldpfair.experiments.results_files import _parse_csv
+from ldpfair.experiments.verification import VerificationError, verify_results
 
 ROOT = Path(__file__).resolve().parents[1]
 PAPER, NAME = "hamman2023", "fig1"  # 400 cells, about 2 s of CPU to recompute whole

@@ -178,8 +178,10 @@ def run_sandboxed(nb: Any, specs: Sequence[Mapping[str, Any]], *, timeout: float
         from ..experiments.notebooks import results_dir
 
         folders = {config.RESULTS_DIR: results_dir().resolve()}  # committed results, read-only
-        folders.update({v: Path(os.environ[v]).resolve() for v in (config.DATA_DIR, config.REFERENCE_DIR)
-                        if os.environ.get(v)})
+        offline = ((config.DATA_DIR, config.data_dir()), (config.REFERENCE_DIR, config.reference_dir()))
+        for variable, path in offline:
+            if path is not None:
+                folders[variable] = path.resolve()
         keep += list(folders.values())
         args = [tool, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                 "--size", str(TMP_SIZE), "--tmpfs", "/tmp",

@@ -23,14 +23,21 @@ from __future__ import annotations
 import ast
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .. import config
 from .._validation import check_creatable, did_you_mean
 from ..config import results_dir
-from .parameters import Param
+from .notebook_checks import (
+    DECLARATIONS,
+    build_check,
+    check_notebook,
+    check_parameter,
+    parameters_cell,
+    sync_parameters_cell,
+)
 
 __all__ = [
     "notebooks_dir",
@@ -68,57 +75,6 @@ def notebooks_dir(path: str | os.PathLike[str] | None = None) -> Path:
     if path is not None:
         return Path(path)
     return config.notebooks_dir()
-
-
-class _Declarations(Mapping[str, Mapping[str, Param]]):
-    """paper -> its notebook's parameter declarations, read from the chapter's ``SPEC.parameters``."""
-
-    def __getitem__(self, paper: str) -> Mapping[str, Param]:
-        from ..papers import PAPERS, TEMPLATE, spec
-
-        if paper not in PAPERS and paper != TEMPLATE:
-            raise KeyError(paper)
-        return spec(paper).parameters
-
-    def __iter__(self) -> Iterator[str]:
-        from ..papers import PAPERS
-
-        return iter(PAPERS)
-
-    def __len__(self) -> int:
-        from ..papers import PAPERS
-
-        return len(PAPERS)
-
-
-#: paper -> parameter -> declaration (every parameter of the notebook's parameters cell), as
-#: each chapter declares them in its ``SPEC.parameters`` (see :mod:`ldpfair.papers.contract`).
-DECLARATIONS: Mapping[str, Mapping[str, Param]] = _Declarations()
-
-
-def check_parameter(paper: str, name: str, value: Any) -> Any:
-    """Check ``value`` of ``paper``'s parameter ``name`` against its declaration; return it converted."""
-    return DECLARATIONS[paper][name].check(value, name)
-
-
-def build_check(paper: str, values: Mapping[str, Any]) -> None:
-    """Declare ``paper``'s experiments with the complete parameter ``values``; one ValueError if refused.
-
-    The chapter's ``SPEC.run_overrides`` picks the values the notebook passes as
-    profile overrides; declaring the experiments with them runs every check the
-    chapter makes, before a kernel starts.
-    """
-    from ..papers import PAPERS, TEMPLATE, spec
-
-    if paper not in PAPERS and paper != TEMPLATE:
-        return
-    s = spec(paper)
-    try:
-        s.experiments(values.get("profile", "paper"), **s.run_overrides(values))
-    except (ValueError, TypeError, KeyError) as exc:
-        text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        raise ValueError(f"the parameters of {paper} are refused by its grid builder: "
-                         f"{str(text).splitlines()[0]}") from None
 
 
 def list_notebooks(folder: str | os.PathLike[str] | None = None) -> dict[str, Path]:
@@ -540,4 +496,3 @@ def execute(
 
 
 from .myst import citations, myst_to_jupyter  # noqa: E402  (split out; re-exported)
-from .notebook_checks import check_notebook, parameters_cell, sync_parameters_cell  # noqa: E402

@@ -75,12 +75,10 @@ from .sweep import Sweep
 
 __all__ = [
     "ResultsIntegrityError",
-    "VerificationError",
     "save_results",
     "stamp_results",
     "check_results_file",
     "load_results",
-    "verify_results",
     "coverage_note",
     "metric_columns",
     "recomputed_cells",
@@ -88,7 +86,6 @@ __all__ = [
     "rows_digest",
     "content_record",
     "file_sha256",
-    "new_seed",
     "write_meta",
     "results_meta",
 ]
@@ -467,6 +464,3 @@ def coverage_note(coverage: Mapping[str, int], what: str = "cells") -> str:
     return (f"{present} of {total} {what} of the paper profile are present in the committed "
             f"results; {total - present} are missing (compute them with `ldpfair run`).")
 
-
-# at the end: verification imports load_results from this module
-from .verification import VerificationError, new_seed, verify_results  # noqa: E402

@@ -265,13 +265,8 @@ def verify(
     """
     from .._validation import check_count, check_n_jobs
     from ..environment import drift_line
-    from ..experiments.results import (
-        ResultsIntegrityError,
-        VerificationError,
-        load_results,
-        new_seed,
-        verify_results,
-    )
+    from ..experiments.results import ResultsIntegrityError, load_results
+    from ..experiments.verification import VerificationError, new_seed, verify_results
 
     n_cells = check_count(n_cells, "n_cells", minimum=1)
     n_jobs = check_n_jobs(n_jobs)
