@@ -130,16 +130,23 @@ def _cgroup() -> Path | None:
         return None
 
 
+def _kept_under(folder: Path, keep: Iterable[Path]) -> list[str]:
+    """Read-only binds of the ``keep`` paths inside ``folder`` (what the kernel needs back under a tmpfs)."""
+    folder = Path(os.path.realpath(folder))
+    args: list[str] = []
+    for k in (Path(os.path.realpath(k)) for k in keep):
+        if k.is_relative_to(folder) and k.exists():
+            args += ["--ro-bind", str(k), str(k)]
+    return args
+
+
 def _hidden(hide: Iterable[Path], keep: Iterable[Path]) -> list[str]:
     args: list[str] = []
-    keep = [Path(os.path.realpath(k)) for k in keep]
+    keep = list(keep)
     for folder in sorted({Path(os.path.realpath(h)) for h in hide}, key=lambda p: len(p.parts)):
         if folder == Path("/"):
             continue
-        args += ["--tmpfs", str(folder)]
-        for k in keep:  # what the kernel needs back (the package, the venv, the data)
-            if k.is_relative_to(folder) and k.exists():
-                args += ["--ro-bind", str(k), str(k)]
+        args += ["--tmpfs", str(folder), *_kept_under(folder, keep)]  # the package, the venv, the data
     return args
 
 
@@ -185,6 +192,7 @@ def run_sandboxed(nb: Any, specs: Sequence[Mapping[str, Any]], *, timeout: float
         keep += list(folders.values())
         args = [tool, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
                 "--size", str(TMP_SIZE), "--tmpfs", "/tmp",
+                *_kept_under(Path("/tmp"), keep),  # a venv made under /tmp (as CI's) stays visible
                 *_hidden([*HIDDEN, *map(Path, hide)], keep)]
         for f in secret_files:
             if Path(f).exists():
