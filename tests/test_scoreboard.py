@@ -28,7 +28,6 @@ def test_the_scoreboard_reads_each_chapters_spec():
 
 def test_scoreboard_convention_is_validated(monkeypatch):
     good = pd.DataFrame({"item": ["Figure 1"], "label": ["fig-x"], "status": ["partly"]})
-    monkeypatch.setattr(sb, "_raise_missing", lambda paper: None)  # a fake chapter declares no files
     monkeypatch.setattr(papers, "spec", lambda p: _fake(scoreboard=lambda: good))
     assert sb.paper_scoreboard("xu2019")["evidence"].tolist() == [""]
     assert sb.paper_scoreboard("xu2019")["cause"].tolist() == ["unexplained"]  # no cause recorded
