@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from fixtures_makhlouf import toy_runs
+from fixtures_makhlouf import direction_runs, toy_runs
 
 from ldpfair.experiments import Grid, PrivSpec, kfold, run
 from ldpfair.experiments.grid import DatasetSpec
@@ -285,16 +285,6 @@ def test_figures_text_readable_at_column_width() -> None:
     plt.close("all")
 
 
-def _direction_runs(data: str, gap: float, setting: str = "combLDP") -> pd.DataFrame:
-    """Per-run OA of both groups: min - maj is ``gap`` at eps 0.1 and 0 at noLDP (small noise)."""
-    rng = np.random.default_rng(0)
-    rows = []
-    for s, eps, g in ((setting, 0.1, gap), ("noLDP", math.inf, 0.0)):
-        for seed in range(10):
-            maj = 0.8 + 0.001 * rng.standard_normal()
-            rows.append({"data": data, "setting": s, "epsilon": eps, "seed": seed, "OA_maj": maj,
-                         "OA_min": maj + g + 0.001 * rng.standard_normal()})
-    return pd.DataFrame(rows)
 
 
 def test_claim_causes_are_computed_per_failing_check(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -307,7 +297,7 @@ def test_claim_causes_are_computed_per_failing_check(monkeypatch: pytest.MonkeyP
                                            "S2_Q1: OA drops more for maj": False, "S1_0.44: x": True})
     theirs = Claim("Statement 1", "s", "e", {**ours.checks, "compas_1: OA drops more for maj": True})
     # the authors' runs reverse both directions (intervals clear of 0)
-    runs = pd.concat([_direction_runs("adult_10000", +0.1), _direction_runs("compas_1", -0.1)])
+    runs = pd.concat([direction_runs("adult_10000", +0.1), direction_runs("compas_1", -0.1)])
     (c,) = sc.claim_causes([ours], [theirs], their_runs=runs)
     # compas_1 holds on the authors' runs: not covered, so not a paper error
     assert c.cause.kind == "unexplained" and (c.cause.covered, c.cause.disagreeing) == (2, 3)

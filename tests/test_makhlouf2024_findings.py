@@ -6,7 +6,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 import pytest
-from fixtures_makhlouf import toy_runs
+from fixtures_makhlouf import direction_runs, toy_runs
 
 from ldpfair.papers.makhlouf2024 import aggregate as ag
 from ldpfair.papers.makhlouf2024 import checks as sc
@@ -120,14 +120,7 @@ def test_table1_on_the_data_has_the_printed_sizes() -> None:
 
 # --------------------------------------------------------------------------- #45: Obs5 margins, Obs6 ties
 def _runs(data: str, gap: float, setting: str) -> pd.DataFrame:
-    rng = np.random.default_rng(1)
-    rows = []
-    for s, eps, g in ((setting, 0.1, gap), ("noLDP", np.inf, 0.0)):
-        for seed in range(10):
-            maj = 0.8 + 0.001 * rng.standard_normal()
-            rows.append({"data": data, "setting": s, "epsilon": eps, "seed": seed, "OA_maj": maj,
-                         "OA_min": maj + g + 0.001 * rng.standard_normal()})
-    return pd.DataFrame(rows)
+    return direction_runs(data, gap, setting, seed=1)
 
 
 def test_a_tie_is_never_a_reversal() -> None:
