@@ -118,27 +118,19 @@ def committed_tree(base: str = "HEAD") -> dict[str, str] | None:
     return _tree(root, commit)
 
 
-_BLOBS: dict[tuple[str, int, int, int], str] = {}
+_BLOBS: dict[tuple[str, int, int, int, int], str] = {}
 
 
 def blob_id(path: str | os.PathLike[str]) -> str:
     """The git blob id of a file (``git hash-object``), computed once per file version and process.
 
-    Memoised on (resolved path, size, mtime in ns, inode): a file rewritten in place gets
-    a new mtime, a file replaced atomically a new inode.
+    Memoised as :func:`~ldpfair.experiments.results_files.hashed_once` memoises every digest
+    of a results file (path, size, mtime, ctime, inode).
     """
-    p = Path(path)
-    st = p.stat()
-    key = (str(p.resolve()), st.st_size, st.st_mtime_ns, st.st_ino)
-    hit = _BLOBS.get(key)
-    if hit is not None:
-        return hit
-    h = hashlib.sha1(f"blob {st.st_size}\0".encode(), usedforsecurity=False)
-    with open(p, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    _BLOBS[key] = h.hexdigest()
-    return _BLOBS[key]
+    from .results_files import hashed_once
+
+    return hashed_once(path, _BLOBS,
+                       lambda size: hashlib.sha1(f"blob {size}\0".encode(), usedforsecurity=False))
 
 
 def relative_name(path: str | os.PathLike[str]) -> str:

@@ -19,7 +19,7 @@ import json
 import os
 import zlib
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -112,27 +112,33 @@ def _same_values(a: pd.Series, b: pd.Series) -> np.ndarray:
     text |= a.isna().to_numpy() & b.isna().to_numpy()
     return np.where(both_nan, text, x == y)
 
-def file_sha256(path: str | os.PathLike[str]) -> str:
-    """Hex sha256 of a file's bytes, computed once per version of the file and process.
+def hashed_once(path: str | os.PathLike[str], memo: dict[tuple[str, int, int, int, int], str],
+                new_hash: Callable[[int], Any]) -> str:
+    """Hex digest of a file's bytes by ``new_hash(size)``, computed once per version of the file and process.
 
-    Memoised on (resolved path, size, mtime in ns, ctime in ns, inode): bytes written in
-    place change the mtime and ctime (the ctime cannot be set back by hand), a file
-    replaced atomically gets another inode, so a changed file is always hashed again.
+    Memoised in ``memo`` on (resolved path, size, mtime in ns, ctime in ns, inode): bytes
+    written in place change the mtime and ctime (the ctime cannot be set back by hand), a
+    file replaced atomically gets another inode, so a changed file is always hashed again.
     """
     p = Path(path)
     st = p.stat()
     key = (str(p.resolve()), st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-    hit = _SHA256.get(key)
+    hit = memo.get(key)
     if hit is not None:
         return hit
-    h = hashlib.sha256()
+    h = new_hash(st.st_size)
     with open(p, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             h.update(chunk)
-    if len(_SHA256) >= 4096:
-        _SHA256.clear()
-    _SHA256[key] = h.hexdigest()
-    return _SHA256[key]
+    if len(memo) >= 4096:
+        memo.clear()
+    memo[key] = h.hexdigest()
+    return memo[key]
+
+
+def file_sha256(path: str | os.PathLike[str]) -> str:
+    """Hex sha256 of a file's bytes, once per version of the file and process (:func:`hashed_once`)."""
+    return hashed_once(path, _SHA256, lambda size: hashlib.sha256())
 
 
 #: file_sha256's memo: (path, size, mtime_ns, ctime_ns, inode) -> sha256.
