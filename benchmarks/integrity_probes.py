@@ -1,6 +1,7 @@
 """Hostile-input probes of issue 25: every bad input must give one clear error, never a traceback.
 
-Run ``python benchmarks/integrity_probes.py`` from the repository root. Each probe is a
+Run ``python benchmarks/integrity_probes.py`` from the repository root
+(``--issue 48``: only the probes of issue 48, forgeries of a results file included). Each probe is a
 command line (run as a subprocess) or an API call that must either succeed or fail
 with one line: a CLI probe passes when it exits 1 or 2 with only ``ldpfair ...: error:``
 lines on stderr and no traceback; an API probe passes when it raises ValueError or
@@ -146,6 +147,184 @@ def run_api(call: Callable[[], Any], expected: str) -> tuple[bool, str]:
     return expected == "error-or-ok", f"returned {value!r}"
 
 
+# ----------------------------------------------------------------------------- issue 48
+_FORGE = """
+import json, shutil, sys
+from pathlib import Path
+from ldpfair import papers
+from ldpfair.experiments import results as r
+root = Path(sys.argv[1]); kind = sys.argv[2]
+shutil.copytree(Path(r.__file__).resolve().parents[2] / "results" / "hamman2023", root / "hamman2023")
+import os; os.environ["LDPFAIR_RESULTS_DIR"] = str(root)
+grid = next(g for p, n, g, _ in papers.declared("paper", "hamman2023") if n == "fig1")
+path = root / "hamman2023" / "fig1"
+csv, mp = path.with_name("fig1.csv.gz"), path.with_name("fig1.meta.json")
+if kind in ("value", "untrust"):
+    f = r._parse_csv(csv); f.loc[0, "avg_sp_err"] += 0.125
+    f.to_csv(csv, index=False, compression={"method": "gzip", "mtime": 0})
+    if kind == "untrust":
+        r.stamp_results(csv, trust=True)
+    meta = json.loads(mp.read_text()); f = r._parse_csv(csv)
+    meta.update(sha256=r.file_sha256(csv), n_rows=len(f), content=r.content_record(csv, f))
+    meta["content"].pop("trusted", None)
+else:
+    from ldpfair.environment import lock_record
+    meta = json.loads(mp.read_text()); meta["lock"] = lock_record()
+mp.write_text(json.dumps(meta, indent=2, sort_keys=True))
+if kind == "lock":
+    row = papers.status("hamman2023").set_index("results").loc["fig1"]
+    if str(row["lock"]).startswith("current lock"):
+        print("SILENT: status says", row["lock"]); sys.exit()
+refused = []
+for seed in (1, 2, 3):
+    try:
+        r.verify_results(grid, path, seed=seed)
+    except (r.VerificationError, r.ResultsIntegrityError) as exc:
+        refused.append(seed)
+print("OK refused" if refused == [1, 2, 3] else f"SILENT: verify accepted it with seeds "
+      f"{sorted({1, 2, 3} - set(refused))}")
+"""
+
+_API = {
+    "machine.blas string": """
+from ldpfair import environment as env
+d = env.compare({"machine": {"blas": "openblas:Haswell"}, "libraries": {}}, installed={}, kernels=["x"])
+print("OK" if [x.committed for x in d] == ["openblas:Haswell"] else f"SILENT: {[str(x) for x in d]}")
+""",
+    "damaged meta": """
+import sys, tempfile
+from pathlib import Path
+from ldpfair import environment as env
+p = Path(tempfile.mkdtemp()) / "x.meta.json"; p.write_text('{"a": ')
+try:
+    env.read_meta(p); print("SILENT: read")
+except Exception as exc:
+    print("OK" if "x.meta.json" in str(exc) else f"UNCLEAR: {exc}")
+""",
+    "doctor non-exact pin": """
+import tempfile
+from pathlib import Path
+from ldpfair import environment as env
+p = Path(tempfile.mkdtemp()) / "lock.txt"; p.write_text("numpy>=1\\n")
+env.lock_path = lambda: p
+try:
+    out = "\\n".join(env.doctor_report())
+    print("OK" if "not an exact pin" in out and "kernels" in out else "UNCLEAR: " + out[-200:])
+except Exception as exc:
+    print(f"SILENT: doctor stopped: {type(exc).__name__}: {exc}")
+""",
+    "protocol k=True": """
+from ldpfair.ldp import GRR
+try:
+    GRR(k=True, epsilon=1.0); print("SILENT: accepted")
+except Exception as exc:
+    print("UNCLEAR: " + str(exc) if "float" in str(exc) else "OK")
+""",
+    "ragged list of lists": """
+import numpy as np
+from ldpfair.ldp import GRR
+try:
+    GRR(k=4, epsilon=1.0).perturb([[1, 2], [3]], np.random.default_rng(0)); print("SILENT: accepted")
+except Exception as exc:
+    print("UNCLEAR: " + str(exc)[:80] if "inhomogeneous" in str(exc) or "\\n" in str(exc) else "OK")
+""",
+}
+
+_CARD = """
+import json, sys, tempfile
+from pathlib import Path
+import numpy as np, pandas as pd
+from ldpfair.datasets.user_cards import read_card
+kind = sys.argv[1]; d = Path(tempfile.mkdtemp())
+n = 2 if kind == "2 rows" else 6
+f = pd.DataFrame({"x": np.arange(n, dtype=float), "g": ["a", "b"] * (n // 2),
+                  "y": (["good", "bad", "bad"] * 2)[:n]})
+if kind == "inf":
+    f.loc[3, "x"] = np.inf
+f.to_csv(d / "t.csv", index=False)
+name = {"../../evil": "../../evil", "empty name": ""}.get(kind, "toy")
+(d / "c.toml").write_text(f'name = {json.dumps(name)}\\nfile = "t.csv"\\ntarget = "y"\\n'
+                          'favourable = "good"\\nprotected = "g"\\nprivileged = "a"\\n')
+try:
+    read_card(d / "c.toml"); print("SILENT: accepted")
+except ValueError as exc:
+    print("OK" if "\\n" not in str(exc) else "UNCLEAR: " + str(exc))
+"""
+
+
+def _py(code: str, *args: str, env: dict[str, str] | None = None) -> str:
+    proc = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=ROOT,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}, timeout=600)
+    out = (proc.stdout.strip().splitlines() or [""])[-1]
+    return out if out else f"SILENT: rc={proc.returncode} {proc.stderr.strip()[-160:]!r}"
+
+
+def _cli48(args: list[str], *, pipe: str | None = None, env: dict[str, str] | None = None,
+           check: Callable[[subprocess.CompletedProcess], str] | None = None) -> str:
+    cmd = [sys.executable, "-m", "ldpfair.cli", *args]
+    environ = {**os.environ, "PYTHONPATH": str(ROOT), **(env or {})}
+    if pipe:
+        proc = subprocess.run(["bash", "-c", " ".join(cmd) + f" | {pipe}"], capture_output=True, text=True,
+                              cwd=ROOT, env=environ, timeout=300)
+        return "OK" if not proc.stderr.strip() else f"UNCLEAR: {proc.stderr.strip()[-120:]!r}"
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, env=environ, timeout=300)
+    if check is not None:
+        return check(proc)
+    ok, info = run_cli(args) if env is None else (proc.returncode in (1, 2) and "Traceback" not in proc.stderr
+                                                  and len(proc.stderr.strip().splitlines()) == 1, "")
+    return "OK" if ok else f"SILENT: rc={proc.returncode} {proc.stderr.strip()[-120:]!r}"
+
+
+def issue48_probes(tmp: Path) -> dict[str, Callable[[], str]]:
+    """The surfaces of issue 48; each returns ``"OK ..."``, ``"UNCLEAR: ..."`` or ``"SILENT: ..."``."""
+    empty = tmp / "empty"
+    empty.mkdir()
+
+    def kernel(proc: subprocess.CompletedProcess) -> str:
+        ok = proc.returncode == 2 and "installed" in proc.stderr
+        return "OK" if ok else f"UNCLEAR: {proc.stderr[-120:]!r}"
+
+    def cache(proc: subprocess.CompletedProcess) -> str:
+        early = proc.returncode in (1, 2) and "cells to compute" not in proc.stdout
+        return "OK" if early and "--cache" in proc.stderr else f"UNCLEAR (late): {proc.stderr[-100:]!r}"
+
+    def bare(proc: subprocess.CompletedProcess) -> str:
+        return "OK" if proc.returncode == 2 and not proc.stdout else "UNCLEAR: help on stdout"
+
+    probes: dict[str, Callable[[], str]] = {
+        f"forged {k}": (lambda k=k: _py(_FORGE, str(tmp / f"forge-{k}"), k))
+        for k in ("value", "untrust", "lock")
+    }
+    probes.update({name: (lambda c=code: _py(c)) for name, code in _API.items()})
+    cards = ("../../evil", "empty name", "inf", "2 rows")
+    probes.update({f"card {k}": (lambda k=k: _py(_CARD, k)) for k in cards})
+    probes.update({
+        "verify --env empty folder": lambda: _cli48(["results", "verify", "--env"],
+                                                    env={"LDPFAIR_RESULTS_DIR": str(empty)}),
+        "verify --env --all": lambda: _cli48(["results", "verify", "--env", "--all", "--paper", "xu2019"]),
+        "verify --env --seed": lambda: _cli48(["results", "verify", "--env", "--seed", "3", "--paper",
+                                               "xu2019"]),
+        "run --list | head -2": lambda: _cli48(["run", "--list"], pipe="head -2 >/dev/null"),
+        "run --kernel nosuchkernel": lambda: _cli48(["run", "xu2019", "--kernel", "nosuchkernel", "-o",
+                                                     str(tmp / "k.ipynb")], check=kernel),
+        "compute --cache /proc/nocache": lambda: _cli48(["results", "compute", "xu2019", "--cache",
+                                                         "/proc/nocache"], check=cache),
+        "ldpfair (no command)": lambda: _cli48([], check=bare),
+    })
+    return probes
+
+
+def main48() -> int:
+    with tempfile.TemporaryDirectory() as d:
+        results = {name: probe() for name, probe in issue48_probes(Path(d)).items()}
+    kinds = {k: sum(v.startswith(k) for v in results.values()) for k in ("OK", "UNCLEAR", "SILENT")}
+    print(f"{len(results)} issue-48 probes: {kinds['OK']} clean, {kinds['UNCLEAR']} unclear, "
+          f"{kinds['SILENT']} silent")
+    for name, verdict in results.items():
+        print(f"  {name}: {verdict}")
+    return 0 if kinds["OK"] == len(results) else 1
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
@@ -169,4 +348,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main48() if sys.argv[1:] == ["--issue", "48"] else main())

@@ -33,11 +33,12 @@ import math
 import numbers
 import os
 from collections.abc import Iterable, Sequence
-from typing import TypeGuard
+from typing import Any, TypeGuard
 
 import numpy as np
 
 __all__ = [
+    "as_array",
     "check_creatable",
     "check_epsilon",
     "check_domain_size",
@@ -147,6 +148,8 @@ def check_domain_size(k: object, name: str = "k", *, minimum: int = 2) -> int:
         If ``k < minimum``.
     """
     if not _is_integer(k):
+        if isinstance(k, (bool, np.bool_)):
+            raise TypeError(f"{name} must be an integer >= {minimum}, got the boolean {k!r}")
         if isinstance(k, numbers.Real) and float(k).is_integer():
             raise TypeError(f"{name} must be an integer >= {minimum}, got the float {k!r}")
         raise TypeError(f"{name} must be an integer >= {minimum}, got {k!r} ({type(k).__name__})")
@@ -155,6 +158,20 @@ def check_domain_size(k: object, name: str = "k", *, minimum: int = 2) -> int:
         why = " (a domain needs two values)" if minimum == 2 else ""
         raise ValueError(f"{name} must be an integer >= {minimum}{why}, got {k}")
     return k
+
+
+def as_array(values: object, name: str, dtype: Any = None) -> np.ndarray:
+    """``np.asarray(values)``; a ragged list of lists is a one-line ValueError naming ``name``."""
+    try:
+        return np.asarray(values, dtype=dtype)
+    except ValueError as exc:
+        if "inhomogeneous" not in str(exc) and "sequence" not in str(exc):
+            raise
+        lengths = sorted({len(v) for v in values if hasattr(v, "__len__")}) \
+            if isinstance(values, (list, tuple)) else []
+        seen = f" (row lengths {', '.join(map(str, lengths[:5]))})" if len(lengths) > 1 else ""
+        raise ValueError(f"{name} must be a rectangular array (every row of the same length), got a "
+                         f"ragged list of lists{seen}") from None
 
 
 def check_values(values: object, k: int, name: str = "values") -> np.ndarray:
@@ -175,7 +192,7 @@ def check_values(values: object, k: int, name: str = "values") -> np.ndarray:
         If the array is not one-dimensional, holds non-integers, or any value
         lies outside ``[0, k)``.
     """
-    arr = np.asarray(values)
+    arr = as_array(values, name)
     if arr.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional (one value per user), got shape {arr.shape}")
     if arr.dtype.kind not in "iu":
@@ -478,7 +495,7 @@ def check_real_array(
     bounded = math.isfinite(low) or math.isfinite(high)
     valid = interval(low, high, low_open=low_open, high_open=high_open)
     numbers_in = f"real numbers in {valid}" if bounded else "real numbers"
-    arr = np.asarray(values)
+    arr = as_array(values, name)
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
     if arr.dtype.kind not in "iuf":
@@ -520,7 +537,7 @@ def check_label_types(values: object, name: str) -> None:
         return
     from pandas.api.types import infer_dtype
 
-    obj = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
+    obj = values if isinstance(values, np.ndarray) else as_array(values, name, dtype=object)
     columns = list(obj.T) if obj.ndim == 2 else [obj.ravel()]  # 2-D: one type per column
     mixed = [col for col in columns if infer_dtype(col, skipna=True) in ("mixed", "mixed-integer")]
     if not mixed:

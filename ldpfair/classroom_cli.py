@@ -10,7 +10,8 @@ from typing import Any
 from .classroom import CONTEXTS, list_exercises, select_exercises
 from .classroom.run import check_timeout
 
-_GRADE_ONLY = ("key", "csv")  # and --jobs (not None by default: checked apart)
+# and --jobs (not None by default: checked apart)
+_GRADE_ONLY = ("key", "csv", "unsandboxed", "feedback", "show_expected")
 
 
 def _seconds(text: str) -> float:
@@ -39,6 +40,7 @@ class _Once(argparse.Action):
 def _grade(args: argparse.Namespace) -> int:
     from .classroom import format_grade, grade, grades_csv
     from .classroom.exercises import write_atomic
+    from .classroom.grading import write_feedback
 
     if not args.submissions:
         raise ValueError("assignment grade needs one or more submissions: ldpfair assignment grade "
@@ -46,9 +48,14 @@ def _grade(args: argparse.Namespace) -> int:
     if args.csv is not None and Path(args.csv).suffix != ".csv":
         raise ValueError(f"--csv must name a .csv file, got {args.csv!r}")
     timeout = 600 if args.timeout is None else args.timeout
-    key, grades = grade(args.submissions, args.key, timeout=timeout, jobs=args.jobs)
+    hide = [Path(p).resolve().parent for p in (args.csv, args.feedback) if p]
+    key, grades = grade(args.submissions, args.key, timeout=timeout, jobs=args.jobs,
+                        sandboxed=not args.unsandboxed, hide=hide)
     for g in grades:
-        print(format_grade(g, key))
+        print(format_grade(g, key, show_expected=True))
+    if args.feedback:
+        files = write_feedback(grades, key, args.feedback, show_expected=bool(args.show_expected))
+        print(f"feedback: {len(files)} file{'s' if len(files) != 1 else ''} in {args.feedback}")
     if args.csv is not None:
         write_atomic([(grades_csv(grades, key), Path(args.csv))])
         print(f"gradebook: {args.csv} ({len(grades)} row{'s' if len(grades) != 1 else ''})")
@@ -82,7 +89,7 @@ def _run(args: argparse.Namespace) -> int:
 
     timeout = 1200 if args.timeout is None else args.timeout
     result = export_assignment(args.paper, args.exercises, output=args.output, context=args.context,
-                               timeout=timeout, otter=False if args.no_otter else None)
+                               timeout=timeout, otter=False if args.no_otter else None, force=args.force)
     print(f"student notebook: {result.student}")
     print(f"solution key:     {result.key} (executed; hidden tests from its values)")
     if result.autograder is not None:
@@ -113,15 +120,25 @@ def add_subcommand(subparsers: Any) -> None:
                         help="comma-separated exercise numbers or labels (default: all), e.g. 1,3")
     parser.add_argument("-o", "--output", default=None, action=_Once,
                         help="output folder (default runs/assignments/<paper>)")
-    parser.add_argument("--context", choices=CONTEXTS, default="full", action=_Once,
-                        help="full: keep the whole chapter (default); setup: only its parameters and "
-                        "setup cells before the exercises")
+    parser.add_argument("--context", choices=CONTEXTS, default="setup", action=_Once,
+                        help="setup: only the chapter's parameters and setup cells before the exercises "
+                        "(default: faster to grade, no prose stating a graded value); full: the whole "
+                        "chapter")
     parser.add_argument("--list", action="store_true", help="list the chapter's exercises and exit")
     parser.add_argument("--no-otter", action="store_true", help="do not write the Otter-Grader autograder")
     parser.add_argument("--key", default=None, action=_Once, help="with `grade`: the solution key (default: "
                         "the one named by the submission, next to it)")
     parser.add_argument("--csv", default=None, action=_Once,
                         help="with `grade`: write one row per submission here")
+    parser.add_argument("--feedback", default=None, action=_Once, metavar="DIR",
+                        help="with `grade`: write one feedback file per student here (<student>.txt)")
+    parser.add_argument("--show-expected", action="store_true", default=None,
+                        help="with `grade --feedback`: show the key's value of each wrong answer")
+    parser.add_argument("--force", action="store_true",
+                        help="overwrite an earlier export in the output folder (refused otherwise)")
+    parser.add_argument("--unsandboxed", action="store_true", default=None,
+                        help="with `grade`: run submissions without bubblewrap, the hidden tests in "
+                        "their own kernel (trusted submissions only)")
     parser.add_argument("--jobs", "-j", type=int, default=1, action=_Once,
                         help="with `grade`: submissions graded at a time, one kernel each (default 1)")
     parser.add_argument("--timeout", type=_seconds, default=None, action=_Once,

@@ -9,13 +9,16 @@ Every failure is one line on stderr, ``ldpfair <cmd>: error: ...``, never a
 traceback: exit status 2 for a usage error (a bad argument or parameter,
 named with what is valid) and 1 for work that failed (an unreadable or
 tampered file, a folder that cannot be written, a failed notebook).
-``LDPFAIR_DEBUG=1`` re-raises unexpected exceptions with their traceback.
+``ldpfair`` without a command prints the help on stderr and exits 2 (a usage error); output cut
+short by its reader (``ldpfair run --list | head -2``) ends silently with 141, as a Unix tool
+killed by SIGPIPE. ``LDPFAIR_DEBUG=1`` re-raises unexpected exceptions with their traceback.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -25,7 +28,7 @@ from . import __version__, config
 _SUBCOMMAND_MODULES = (
     "ldpfair.datasets._cli", "ldpfair.experiments._cli", "ldpfair.papers._cli", "ldpfair.classroom_cli",
     "ldpfair.environment",  # ldpfair doctor
-    "ldpfair.papers.bench_cli",
+    "ldpfair.papers.bench_cli", "ldpfair.papers.preview",
 )
 
 #: Exit status of a usage error (bad argument) and of failed work.
@@ -97,6 +100,20 @@ def exit_code(exc: BaseException) -> int:
     return EXIT_FAILED
 
 
+#: Exit status when the reader of stdout went away (as a Unix tool killed by SIGPIPE: 128 + 13).
+EXIT_PIPE = 141
+
+
+def _stdout_closed() -> int:
+    """Point stdout at /dev/null (so the interpreter's final flush is silent) and return EXIT_PIPE."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # pragma: no cover - stdout without a file descriptor
+        pass
+    return EXIT_PIPE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the process exit code."""
     parser = build_parser()
@@ -104,8 +121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["--version"] and len(argv) > 1:
         parser.error(f"--version takes no other argument, got {' '.join(argv[1:])!r}")
     args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
+    if not getattr(args, "func", None):  # a usage error: the help goes to stderr, as argparse's errors
+        parser.print_help(sys.stderr)
+        print("ldpfair: error: name a command (see the list above)", file=sys.stderr)
         return EXIT_USAGE
     cmd = args.command
     try:
@@ -117,10 +135,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"ldpfair {cmd}: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     try:
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()  # a closed pipe shows here, not in the interpreter's final flush
+        return code
     except KeyboardInterrupt:
         print(f"ldpfair {cmd}: error: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader stopped reading (`ldpfair run --list | head -2`): not an error
+        return _stdout_closed()
     except Exception as exc:  # noqa: BLE001 - every failure is one line, never a traceback
         if debug:
             raise

@@ -43,6 +43,7 @@ __all__ = [
     "lock_record",
     "lock_sha256",
     "lock_state",
+    "derived_lock_state",
     "parse_lock",
     "read_meta",
 ]
@@ -159,6 +160,31 @@ def lock_state(meta: Mapping[str, Any], current: str | None = None) -> str:
     return state + (" (not as locked)" if rec.get("differs") else "")
 
 
+def derived_lock_state(meta_path: str | os.PathLike[str], current: str | None = None) -> str:
+    """Which lock computed a results file, derived from git rather than read from its metadata.
+
+    A file whose ``.csv.gz`` or ``.meta.json`` differs from its committed version
+    (or has none) is ``"unknown (differs from the committed version)"``: its
+    ``lock`` field is not believed. A recorded lock must be the lock file as
+    committed at the commit the file was computed at (``git_commit``; see
+    :func:`ldpfair.experiments.committed.lock_claim_problem`), else ``"unverified
+    lock"``. Then as :func:`lock_state`. Outside a git checkout the recorded field is
+    shown, marked ``"(recorded, not checked: no git)"``.
+    """
+    from .experiments.committed import changed_results, lock_claim_problem
+
+    meta = read_meta(meta_path)
+    try:
+        why = changed_results(meta_path)
+    except LookupError:
+        return lock_state(meta, current) + " (recorded, not checked against git)"
+    if why:
+        return f"unknown ({why})"
+    if lock_claim_problem(meta, str(meta_path), LOCK_FILE):
+        return "unverified lock (not the lock committed where it was computed)"
+    return lock_state(meta, current)
+
+
 # -- drift -----------------------------------------------------------------------------------------
 
 
@@ -174,6 +200,17 @@ class Difference:
         return f"{self.package} {self.committed} when committed, {self.installed} installed"
 
 
+def _blas_list(meta: Mapping[str, Any]) -> list[str]:
+    """``machine.blas`` of a results file's metadata as a list (a lone string is one entry, not letters)."""
+    machine = meta.get("machine")
+    blas = machine.get("blas") if isinstance(machine, Mapping) else None
+    if isinstance(blas, str):
+        return [blas] if blas else []
+    if isinstance(blas, (list, tuple)):
+        return [str(b) for b in blas]
+    return []
+
+
 def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
     """A results file's metadata (``<name>.meta.json``; ``<name>.csv.gz`` is accepted too)."""
     p = Path(path)
@@ -181,9 +218,15 @@ def read_meta(path: str | os.PathLike[str]) -> dict[str, Any]:
         p = p.with_name(p.name[: -len(".csv.gz")] + ".meta.json")
     elif not p.name.endswith(".meta.json"):  # results/<paper>/<name>
         p = p.with_name(p.name + ".meta.json")
-    meta = json.loads(p.read_text(encoding="utf-8"))
+    from .experiments.results_files import ResultsIntegrityError  # a damaged file: exit 1, not 2
+
+    try:
+        meta = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc).splitlines()[0]
+        raise ResultsIntegrityError(f"{p}: not readable JSON metadata ({why})") from None
     if not isinstance(meta, dict):
-        raise ValueError(f"{p}: not a JSON object")
+        raise ResultsIntegrityError(f"{p}: not a JSON object")
     return meta
 
 
@@ -212,7 +255,7 @@ def compare(meta: Mapping[str, Any], *, installed: Mapping[str, str | None] | No
         have = installed.get(name) if installed is not None else installed_version(name)
         if have != str(ver):
             out.append(Difference(name, str(ver), have or "missing"))
-    blas = (meta.get("machine") or {}).get("blas")
+    blas = _blas_list(meta)
     if blas:
         now = list(blas_kernels() if kernels is None else kernels)
         if sorted(blas) != sorted(now):
@@ -304,7 +347,7 @@ def environment_table(metas: Mapping[str, Mapping[str, Any]], *,
             if name not in _NOT_COMPARED:
                 seen.setdefault(name, {}).setdefault(str(ver), 0)
                 seen[name][str(ver)] += 1
-        blas = (meta.get("machine") or {}).get("blas")
+        blas = _blas_list(meta)
         if blas:
             seen.setdefault("BLAS", {}).setdefault(", ".join(blas), 0)
             seen["BLAS"][", ".join(blas)] += 1
@@ -365,9 +408,14 @@ def doctor_report() -> list[str]:
                                                   "OMP_NUM_THREADS", "MKL_NUM_THREADS", "MPLBACKEND"]
     lines += [f"  {n}={v}" if v is not None else f"  {n} unset"
               for n, v in config.raw_values(dict.fromkeys(names)).items()]
-    rec = lock_record()
+    try:
+        rec = lock_record()
+    except ValueError as exc:  # a line that is not an exact pin: report it and go on
+        rec = None
+        lines.append(f"lock: {exc}")
     if rec is None:
-        lines.append(f"lock: no {LOCK_FILE} here (not a source checkout)")
+        if not lines[-1].startswith("lock: "):
+            lines.append(f"lock: no {LOCK_FILE} here (not a source checkout)")
     else:
         lines.append(f"lock: {LOCK_FILE} sha256 {rec['sha256'][:16]}: " + (
             "every locked package is installed at its locked version" if not rec["differs"] else
@@ -398,7 +446,7 @@ def doctor_report() -> list[str]:
         metas = sorted(results.glob("*/*.meta.json"))
         states: dict[str, int] = {}
         for m in metas:
-            s = lock_state(read_meta(m), rec["sha256"] if rec else None)
+            s = derived_lock_state(m, rec["sha256"] if rec else lock_sha256())
             states[s] = states.get(s, 0) + 1
         lines.append(f"results: {results}: {len(metas)} files; "
                      + (", ".join(f"{k} {s}" for s, k in sorted(states.items())) or "none"))

@@ -33,8 +33,6 @@ for the book.
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, overload
 
@@ -43,13 +41,17 @@ import pandas as pd
 
 from . import config
 from .reporting import Claim
+from .verdict_text import _by_chance, _count, _coverage, _escape, _link, _share, badge, rules_markdown
 from .verdicts import (
     CAUSES,
+    CHANCE_COLUMNS,
     ITEM_COLUMNS,
     NO_CAUSE,
     NO_CAUSE_RECORDED,
     STATUSES,
     VERDICTS,
+    chance,
+    chance_words,
     check_ledger,
     failing,
 )
@@ -63,6 +65,7 @@ __all__ = [
     "claims_overview",
     "claims_overview_of",
     "computed",
+    "evidence_markdown",
     "landing_summary",
     "ledger",
     "ledger_markdown",
@@ -120,10 +123,16 @@ def paper_scoreboard(paper: str) -> pd.DataFrame:
     table = table.copy()
     # rows not (yet) made by ldpfair.verdicts.score_item: fill the ledger columns
     defaults = {"evidence": "", "share": float("nan"), "numbers": 0, "verifications": 0, "disagreeing": 0,
-                "covered": 0, "reason": "", "cause_label": ""}
+                "covered": 0, "reason": "", "cause_label": "", "summary": ""}
+    if "listing" not in table.columns:
+        table["listing"] = [()] * len(table)
     for col, val in defaults.items():
         if col not in table.columns:
             table[col] = val
+    if any(c not in table.columns for c in CHANCE_COLUMNS):
+        odds = [chance(int(r["numbers"]), int(r["disagreeing"])) for r in table.to_dict("records")]
+        for c in CHANCE_COLUMNS:
+            table[c] = [o[c] for o in odds]
     if "cause" not in table.columns:
         bad = table["status"].isin(["partly", "not reproduced"])
         table["cause"] = np.where(bad, "unexplained", NO_CAUSE)
@@ -235,10 +244,11 @@ def claims_overview_of(claims: Mapping[str, Sequence[Claim]]) -> pd.DataFrame:
             cause = c.cause if discrepant else None
             covered = 0
             if discrepant and cause is None:
-                kind, reason, label = "unexplained", NO_CAUSE_RECORDED, ""
+                kind, reason, label, summary = "unexplained", NO_CAUSE_RECORDED, "", NO_CAUSE_RECORDED
             else:
-                kind, reason, label = ((cause.kind, cause.text, cause.label) if cause is not None
-                                       else (NO_CAUSE, "", ""))
+                kind, reason, label, summary = ((cause.kind, cause.text, cause.label, cause.summary)
+                                                if cause is not None else (NO_CAUSE, "", "", ""))
+            listing = cause.listing() if cause is not None else ()
             if cause is not None and cause.decided:
                 if cause.disagreeing != n_fail:
                     raise ValueError(f"{p} claim {c.id}: the cause accounts for {cause.disagreeing} "
@@ -248,12 +258,15 @@ def claims_overview_of(claims: Mapping[str, Sequence[Claim]]) -> pd.DataFrame:
                          "checks passed": f"{passed}/{len(c.checks)}",
                          "share": passed / len(c.checks) if c.checks else float("nan"), "verdict": v,
                          "disagreeing": n_fail, "covered": covered,
-                         "cause": kind, "reason": reason, "cause_label": label})
+                         "cause": kind, "reason": reason, "cause_label": label,
+                         "summary": summary, "listing": listing,
+                         # a self-check (verified claim) is exact: chance gives none
+                         **chance(0 if c.verified else len(c.checks), 0 if c.verified else n_fail)})
     return pd.DataFrame(rows, columns=_CLAIM_COLUMNS)
 
 
 _CLAIM_COLUMNS = ["paper", "claim", "statement", "checks passed", "share", "verdict", "disagreeing",
-                  "covered", "cause", "reason", "cause_label"]
+                  "covered", "cause", "reason", "cause_label", "summary", "listing", *CHANCE_COLUMNS]
 
 
 def summary(board: pd.DataFrame, claims: pd.DataFrame) -> pd.DataFrame:
@@ -289,23 +302,30 @@ def ledger(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> pd.DataFr
         place when the cause names none).
     """
     rows = []
+
+    def extra(r: Mapping[str, Any]) -> dict[str, Any]:
+        n = int(r.get("compared", r.get("numbers", 0)) or 0)
+        odds = {c: r[c] for c in CHANCE_COLUMNS} if all(c in r for c in CHANCE_COLUMNS) else \
+            chance(n, min(int(r.get("disagreeing", 0)), n))
+        return {"summary": r.get("summary") or r["reason"], "listing": r.get("listing") or (), **odds}
+
     for r in board.to_dict("records"):
         if r["status"] in ("partly", "not reproduced"):
             rows.append({"paper": r["paper"], "kind": "item", "item": r["item"], "status": r["status"],
                          "share": r["share"], "disagreeing": int(r.get("disagreeing", 0)),
                          "covered": int(r.get("covered", 0)), "cause": r["cause"], "reason": r["reason"],
-                         "label": r["cause_label"] or r["label"]})
+                         "label": r["cause_label"] or r["label"], **extra(r)})
     for r in (claims.to_dict("records") if claims is not None else []):
         if r["verdict"] in ("partly", "not reproduced"):
             rows.append({"paper": r["paper"], "kind": "claim", "item": r["claim"], "status": r["verdict"],
                          "share": r["share"], "disagreeing": int(r.get("disagreeing", 0)),
                          "covered": int(r.get("covered", 0)), "cause": r["cause"], "reason": r["reason"],
-                         "label": r["cause_label"] or "#claims"})
+                         "label": r["cause_label"] or "#claims", **extra(r)})
     return pd.DataFrame(rows, columns=_LEDGER_COLUMNS)
 
 
 _LEDGER_COLUMNS = ["paper", "kind", "item", "status", "share", "disagreeing", "covered", "cause", "reason",
-                   "label"]
+                   "label", "summary", "listing", *CHANCE_COLUMNS]
 
 
 def check_complete(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> None:
@@ -328,40 +348,6 @@ def check_complete(board: pd.DataFrame, claims: pd.DataFrame | None = None) -> N
 
 
 # --------------------------------------------------------------------------- rendering
-def badge(status: str) -> str:
-    """A status as a text badge (an HTML span the book's stylesheet colours; no emoji)."""
-    if status not in (*STATUSES, *CAUSES, NO_CAUSE):
-        raise ValueError(f"unknown status {status!r}; valid: {list(STATUSES)}")
-    slug = status.replace(" ", "-")
-    return f'<span class="verdict verdict-{slug}">{status}</span>'
-
-
-def _escape(text: str) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
-def _link(item: str, label: str, paper: str, chapter: Callable[[str], str]) -> str:
-    if label.startswith("#"):
-        return f"[{_escape(item)}]({chapter(paper)}{label})"
-    if label == paper:
-        return f"{{doc}}`{_escape(item)} <{chapter(paper).removesuffix('.md')}>`"
-    return f"{{ref}}`{_escape(item)} <{label}>`"
-
-
-def _count(x: Any) -> str:
-    return "" if not x or (isinstance(x, float) and math.isnan(x)) else str(int(x))
-
-
-def _coverage(r: Any) -> str:
-    """``covered of disagreeing`` for a row with disagreements (empty otherwise)."""
-    n = int(getattr(r, "disagreeing", 0) or 0)
-    return f"{int(getattr(r, 'covered', 0) or 0)} of {n}" if n else ""
-
-
-def _share(x: float) -> str:
-    return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.0%}"
-
-
 def scoreboard_markdown(
     board: pd.DataFrame,
     claims: pd.DataFrame | None = None,
@@ -388,20 +374,20 @@ def scoreboard_markdown(
         title = (titles or {}).get(p, p)
         out.append(f"### {title}\n")
         out.append(f"Chapter: {{doc}}`{chapter(p).removesuffix('.md')}`\n")
-        out.append("| item | status | agree | verif. | covered | cause | evidence |\n"
-                   "|---|---|---|---|---|---|---|")
+        out.append("| item | status | agree | verif. | covered | by chance | cause | evidence |\n"
+                   "|---|---|---|---|---|---|---|---|")
         for r in b.itertuples(index=False):
             out.append(f"| {_link(r.item, r.label, p, chapter)} | {badge(r.status)} | {_share(r.share)} | "
-                       f"{_count(r.verifications)} | {_coverage(r)} | {_escape(r.cause)} | "
+                       f"{_count(r.verifications)} | {_coverage(r)} | {_by_chance(r)} | {_escape(r.cause)} | "
                        f"{_escape(r.evidence)} |")
         out.append("")
         c = claims[claims["paper"] == p] if claims is not None and len(claims) else None
         if c is not None and len(c):
-            out.append("| claim | statement | checks passed | verdict | covered | cause |\n"
-                       "|---|---|---|---|---|---|")
+            out.append("| claim | statement | checks passed | verdict | covered | by chance | cause |\n"
+                       "|---|---|---|---|---|---|---|")
             for r in c.itertuples(index=False):
                 out.append(f"| {_escape(r.claim)} | {_escape(r.statement)} | {r[3]} | "
-                           f"{badge(r.verdict)} | {_coverage(r)} | {_escape(r.cause)} |")
+                           f"{badge(r.verdict)} | {_coverage(r)} | {_by_chance(r)} | {_escape(r.cause)} |")
             out.append("")
         elif claims is not None:
             out.append("*No claims checked yet.*\n")
@@ -436,8 +422,10 @@ def ledger_markdown(
             reason = str(r.reason)
             if reason.startswith(done + "."):  # the cause's own text already says it
                 reason = reason[len(done) + 1:].lstrip()
+            odds = chance_words(int(r.compared), int(r.disagreeing)) if int(r.compared or 0) else ""
             out.append(f"- **{_link(what, r.label, p, chapter)}** {badge(r.status)} "
-                       f"(agree: {_share(r.share)}; {done}) — {badge(r.cause)} {_escape(reason)}")
+                       f"(agree: {_share(r.share)}; {done}) — {badge(r.cause)} {_escape(reason)}"
+                       + (f" *Chance:* {odds}" if odds else ""))
         out.append("")
     if table.empty:
         out.append("*No discrepancies: every item and claim is reproduced or verified.*")
@@ -482,8 +470,11 @@ def verdict_box(paper: str, *, board: pd.DataFrame | None = None,
             target = r.label if r.label.startswith("#") else None
             name = f"claim {r.item}" if r.kind == "claim" else r.item
             link = f"[{_escape(name)}]({target})" if target else f"{{ref}}`{_escape(name)} <{r.label}>`"
-            why = _escape(_first_sentence(r.reason))
-            lines.append(f"- {link}: {badge(r.status)}, {badge(r.cause)}: {why}")
+            why = _escape(str(r.summary).strip())
+            odds = chance_words(int(r.compared), int(r.disagreeing)) if int(r.compared or 0) else ""
+            lines.append(f"- {link}: {badge(r.status)}, {badge(r.cause)}: {why}"
+                         + (f" {odds}" if odds else "")
+                         + f" ([cell by cell](#{EVIDENCE_ANCHOR}))")
     else:
         lines.append("Every figure, table and claim compared with the paper is reproduced.")
     lines += ["", "Computed from the committed results by the book's verdict rules "
@@ -491,16 +482,40 @@ def verdict_box(paper: str, *, board: pd.DataFrame | None = None,
     return "\n".join(lines)
 
 
-#: A sentence ends at ". " before a capital, except after an abbreviation the papers use.
-_SENTENCE_END = re.compile(r"(?<!\bFig)(?<!\bFigs)(?<!\bSec)(?<!\bEq)(?<!\bal)(?<!\bvs)(?<!\be\.g)"
-                           r"(?<!\bi\.e)(?<!\bObs)(?<!\bNo)\.\s+(?=[A-Z(])")
+#: Heading of a chapter's evidence section (:func:`evidence_markdown`) and its anchor.
+EVIDENCE_HEADING: str = "Evidence of the verdicts"
+EVIDENCE_ANCHOR: str = "evidence-of-the-verdicts"
 
 
-def _first_sentence(text: str, limit: int = 220) -> str:
-    text = str(text).strip()
-    m = _SENTENCE_END.search(text)
-    first = text if m is None else text[: m.start() + 1]
-    return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
+def evidence_markdown(paper: str, *, board: pd.DataFrame | None = None,
+                      claims: pd.DataFrame | None = None) -> str:
+    """Each discrepancy's cause cell by cell, in collapsible tables: the section the verdict box links to.
+
+    One dropdown per item or claim not reproduced: the one-sentence cause, what
+    chance alone gives, a table of every covered part (kind, what shows it, the
+    disagreements it covers, each named) and the ones not covered, then the cause's
+    full text. Returns MyST Markdown.
+    """
+    if board is None or claims is None:
+        all_board, all_claims = computed(cached_only=True) or computed((paper,))
+        board = all_board[all_board["paper"] == paper] if board is None else board
+        claims = all_claims[all_claims["paper"] == paper] if claims is None else claims
+    led = ledger(board, claims)
+    if led.empty:
+        return "Every figure, table and claim compared with the paper is reproduced: no discrepancy to show."
+    out = []
+    for r in led.itertuples(index=False):
+        name = f"claim {r.item}" if r.kind == "claim" else r.item
+        out += [f":::{{dropdown}} {_escape(name)}: {r.status}, {r.cause} ({_coverage(r)} covered)", ""]
+        out.append(_escape(str(r.summary)) + " " + chance_words(int(r.compared), int(r.disagreeing)))
+        out.append("")
+        if r.listing:
+            out += ["| part | what shows it | disagreements | count |", "|---|---|---|---|"]
+            for kind, what, ids in r.listing:
+                out.append(f"| {kind} | {_escape(what)} | {_escape(', '.join(ids))} | {len(ids)} |")
+            out.append("")
+        out += [f"**Full cause.** {_escape(r.reason)}", "", ":::", ""]
+    return "\n".join(out)
 
 
 def landing_summary(board: pd.DataFrame, claims: pd.DataFrame | None = None, *,
@@ -519,46 +534,3 @@ def landing_summary(board: pd.DataFrame, claims: pd.DataFrame | None = None, *,
         out.append(f"| {link} | {_count_line(counts, 'items', STATUSES)} | "
                    f"{_count_line(counts, 'claims', CLAIM_VERDICTS)} | {causes} |")
     return "\n".join(out)
-
-
-def rules_markdown() -> str:
-    """The verdict rules as printed on the scoreboard page (from :mod:`ldpfair.verdicts`' constants)."""
-    from . import verdicts as v
-
-    return "\n".join([
-        f"- **Agreement of one published number.** The difference between ours and the paper's lies within "
-        f"a {v.LEVEL:.0%} interval plus the paper's printed precision (a value printed with 2 decimals "
-        "cannot be matched more finely than 0.005). The interval is **paired** on the seeds where both "
-        "sides ran the same seeds and splits (the authors' per-seed results), **Welch** where the paper "
-        "gives its spread, and our Student-t interval otherwise. Nothing else widens it.",
-        f"- **Status from the share of agreeing numbers:** {badge('reproduced')} at least "
-        f"{v.SHARE_REPRODUCED:.0%}, {badge('partly')} from {v.SHARE_PARTLY:.0%}, {badge('not reproduced')} "
-        "below. The paper's qualitative statements about an item (a trend, an ordering) are extra checks "
-        "that can only lower the status. An item whose runs are only partly committed is at best partly.",
-        f"- {badge('verified')}: the paper gives no number or trend (a notation table, a diagram, a "
-        "theorem); it is checked against our own code only, so it is not called reproduced.",
-        f"- {badge('new result')}: a chapter no paper has. {badge('not yet')}: results not committed.",
-        "- **Claims** are judged by the share of their checks that pass, with the same thresholds; a claim "
-        f"checked only against our own code or by brute force (a theorem) is {badge('verified')}.",
-        "- **Heavy tails.** A quantity without a finite mean or variance (an error under Cauchy noise) is "
-        f"compared by its median, with the distribution-free order-statistic {v.LEVEL:.0%} interval (the "
-        "ranks a Binomial(n, 1/2) count bounds), never by a Welch interval on means: one extreme draw makes "
-        "that interval as wide as it likes, so anything would agree.",
-        "- **Verifications do not count.** A published number ours equals by construction (an error of 0 "
-        "at epsilon = infinity) and a check of our code against itself are verifications: they are counted "
-        "apart (column *verif.*) and left out of the share.",
-        "- **Every discrepancy has a cause, decided from computed checks** (`ldpfair.verdicts.decide_cause`; "
-        "a chapter supplies checks, never labels): " + ", ".join(badge(c) for c in CAUSES) + ". "
-        "*disagreeing* counts the item's published numbers and checks that do not agree; *covered* how "
-        "many of them a check that holds accounts for. **Explained**: a switchable variant passes the same "
-        "checks, under the same rule, that the default fails (a variant still failing one of them covers "
-        "nothing for it; one failing a check the default passes covers nothing). **Paper error**: a check "
-        "computed on the paper's own numbers or the authors' own runs demonstrates the error for each "
-        "disagreement it covers. **Data unavailable**: the missing file is named. An item gets one of these "
-        "only when covered = disagreeing (mixed causes are listed per part); otherwise it is "
-        "**unexplained**, and the ledger says \"k of n disagreements explained\" and what was tried. A "
-        "claim's disagreements are its failing checks.",
-        "- **No reading chosen by its own score.** Where a reading, variant or parameter is picked among "
-        "several, it is picked by the paper's text or by a rule fixed in advance, never by how many "
-        "published numbers it matches.",
-    ])

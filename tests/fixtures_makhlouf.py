@@ -29,3 +29,15 @@ def toy_runs(data: str, shift: float = 0.0, n: int = 20, *, seed: int = 7,
                 row[d] = row[f"{r}_maj"] - row[f"{r}_min"]
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def direction_runs(data: str, gap: float, setting: str = "combLDP", *, seed: int = 0) -> pd.DataFrame:
+    """Per-run OA of both groups: min - maj is ``gap`` at eps 0.1 and 0 at noLDP (small noise)."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for s, eps, g in ((setting, 0.1, gap), ("noLDP", math.inf, 0.0)):
+        for run in range(10):
+            maj = 0.8 + 0.001 * rng.standard_normal()
+            rows.append({"data": data, "setting": s, "epsilon": eps, "seed": run, "OA_maj": maj,
+                         "OA_min": maj + g + 0.001 * rng.standard_normal()})
+    return pd.DataFrame(rows)

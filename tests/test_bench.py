@@ -53,3 +53,28 @@ def test_bench_ranks_the_example_mechanism_on_the_example_card(tmp_path, capsys)
     text = json.dumps(json.loads(out.read_text()))
     assert "law_school" in text and "tilted_rr" in text
     assert (files / "figures" / "synthesis" / "leaderboard.png").exists()
+
+
+def test_same_channel_five_ways_lands_in_one_group_and_the_note_says_so():
+    import numpy as np
+
+    from ldpfair.papers.synthesis import ranks
+
+    rng = np.random.default_rng(44)
+    rows = []
+    for ds in ("adult", "german", "compas"):
+        for seed in range(5):
+            truth = rng.normal(2.0, 1.0)  # the same channel: the same gain up to seed noise
+            for m in ("GRR", "SS", "pureDE", "mfGRR", "mfSS"):
+                rows.append({"dataset": ds, "seed": seed, "mechanism": m,
+                             "fairness_gain": truth + rng.normal(0, 0.3)})
+            rows.append({"dataset": ds, "seed": seed, "mechanism": "NonDP-like",
+                         "fairness_gain": -10 + rng.normal(0, 0.3)})
+    board = ranks.rank_uncertainty(pd.DataFrame(rows), n_boot=500)
+    groups = board.groupby("group")["mechanism"].apply(set).tolist()
+    assert {"GRR", "SS", "pureDE", "mfGRR", "mfSS"} in groups and {"NonDP-like"} in groups
+    assert (board["rank_low"] <= board["rank"]).all() and (board["rank"] <= board["rank_high"]).all()
+    assert (board["gain_low"] <= board["gain_high"]).all()
+    note = ranks.rank_note(board)
+    assert note is not None and note.count("\n") == 0 and "not significant" in note
+    assert ranks.rank_note(board[board["mechanism"] == "NonDP-like"]) is None

@@ -374,7 +374,7 @@ def test_export_and_grade_tiny(chapter, tmp_path, capsys):
     outputs = "".join(o.get("text", "") for c in key.cells for o in c.get("outputs", []))
     assert "answer 42" in outputs and "answer 122" in outputs  # executed, outputs saved
     graded = _check_grading(result.key, result.student, tmp_path)
-    assert graded["broken"].status == "graded"
+    assert graded["broken"].status == "exercise 1 raised RuntimeError: deliberately broken"
     # the rubric is in the key, the open question counted apart
     assert "Because the prompt says so" in _sources(key)
     k = classroom.load_key(result.key)
@@ -408,7 +408,8 @@ def test_grader_survives_timeouts_and_damage(chapter, tmp_path):
 
 def test_cli(chapter, tmp_path, capsys):
     out = tmp_path / "cli"
-    assert main(["assignment", str(chapter), "--exercises", "1,2", "-o", str(out), "--no-otter"]) == 0
+    assert main(["assignment", str(chapter), "--exercises", "1,2", "-o", str(out), "--no-otter",
+                 "--context", "full"]) == 0
     student = nbformat.read(out / "tiny_assignment.ipynb", 4)
     assert "Exercise 3" not in _sources(student) and "Exercise 2" in _sources(student)
     assert not (out / "figures").exists() and not (tmp_path / "figures").exists()
@@ -526,7 +527,11 @@ def test_book_chapters_follow_the_convention():
             assert e.graded is not None and e.graded.answers, e.label
             assert e.has_code, e.label
             count += path.stem != "_template"
-    assert count == 18
+    from ldpfair.papers import PAPERS  # derived from the registry: a new chapter needs no edit here
+
+    lacking = [p for p in PAPERS if not classroom.parse_exercises(ROOT / "notebooks" / f"{p}.md")]
+    assert not lacking, f"chapters without a graded exercise: {lacking}; add one (book/adding_a_paper.md)"
+    assert count >= len(PAPERS), f"{count} exercises for {len(PAPERS)} chapters; each chapter needs one"
     exercises = classroom.parse_exercises(ROOT / "notebooks" / "xu2019.md")
     student, key = classroom.build_assignment(ROOT / "notebooks" / "xu2019.md")
     s = _sources(student)
@@ -537,7 +542,7 @@ def test_book_chapters_follow_the_convention():
             assert src in _sources(key)
 
 
-CHAPTERS = ["xu2019", "arcolezi2023", "ghoukasian2025", "hamman2023", "makhlouf2024", "synthesis"]
+CHAPTERS = list(__import__("ldpfair.papers", fromlist=["PAPERS"]).PAPERS)  # the registry's chapters
 
 
 @pytest.mark.slow
@@ -547,6 +552,45 @@ def test_every_chapter_grades_its_key_fully_and_its_blank_copy_zero(paper, tmp_p
     """The chapter's short assignment (setup context): key, blank copy, a broken copy (see _check_grading)."""
     result = classroom.export_assignment(paper, output=tmp_path / paper, context="setup", otter=False)
     _check_grading(result.key, result.student, tmp_path)
+    leaks = _printed_values(classroom.load_key(result.key), result.student)
+    assert not leaks, f"the handout states graded values: {leaks}"
+
+
+#: A graded value that the handout shows for another reason (checked by hand).
+COINCIDENCES = {"opt_q=0.5"}  # ghoukasian2025's prompt lists the proportion p0 = 0.5 to try, not q*
+
+
+def _printed_values(key, handout: Path) -> list[str]:
+    """Every graded value (a number at 3 to 6 significant digits, or a string) the handout's text shows."""
+    import re
+
+    nb = nbformat.read(handout, 4)
+    text = "\n".join(c.source for c in nb.cells) + "\n".join(
+        str(o.get("text", "")) for c in nb.cells for o in c.get("outputs", []))
+    found = []
+    for spec in key.specs:
+        if spec["kind"] in ("choice", "bool"):
+            continue  # the options are shown by design
+        values = spec["expected"]
+        if isinstance(values, dict):  # a table
+            values = [v for col in values["columns"].values() for v in col]
+        for v in values if isinstance(values, list) else [values]:
+            if isinstance(v, bool) or v is None:
+                continue
+            if isinstance(v, int | float):
+                if float(v).is_integer() and abs(v) < 1000:
+                    continue  # small integers appear everywhere (loop bounds, indices)
+                forms = {f"{float(v):.{d}g}" for d in range(3, 7)}
+                forms |= {str(int(v))} if float(v).is_integer() else set()
+            elif isinstance(v, str) and len(v) > 3:
+                forms = {v}
+            else:
+                continue
+            for form in forms:
+                if re.search(rf"(?<![\w.]){re.escape(form)}(?![\w])", text):
+                    if f"{spec['name']}={form}" not in COINCIDENCES:
+                        found.append(f"{spec['name']}={form}")
+    return found
 
 
 @pytest.mark.slow
@@ -576,3 +620,38 @@ def test_otter_grades_the_exported_autograder_at_full_marks(tmp_path):
     scored = [t for t in tests if "max_score" in t]
     assert scored and all(t["score"] == t["max_score"] for t in scored), tests
     assert sum(t["max_score"] for t in scored) == 2
+
+
+def test_handout_leaks_no_rubric_reason_or_key_name(chapter, tmp_path):
+    result = classroom.export_assignment(chapter, "1,2", output=tmp_path / "out", otter=False)
+    text = result.student.read_text()
+    assert "Because the prompt says so" not in text and "tiny_solutions" not in text
+    meta = nbformat.read(result.student, 4).metadata["ldpfair"]
+    assert meta["exercises"][0]["graded"]["manual"] == [{"question": "Why twice?", "points": 1}]
+    assert "Because the prompt says so" in result.key.read_text()  # the rubric stays in the key
+
+
+def test_a_second_export_into_the_same_folder_is_refused_unless_forced(chapter, tmp_path):
+    out = tmp_path / "out"
+    result = classroom.export_assignment(chapter, "1", output=out, otter=False)
+    before = result.key.read_bytes()
+    with pytest.raises(ValueError, match=r"already holds an export \(tiny_assignment.ipynb, "
+                                         r"tiny_solutions.ipynb\); pass --force"):
+        classroom.export_assignment(chapter, "1,2", output=out, otter=False)
+    assert result.key.read_bytes() == before
+    classroom.export_assignment(chapter, "1,2", output=out, otter=False, force=True)
+    assert len(classroom.load_key(result.key).exercises) == 2
+
+
+def test_messages_show_enough_digits_and_float32_within_tolerance_is_right():
+    import numpy as np
+
+    from ldpfair.classroom.checks import judge
+
+    exact = 0.6224593312018546
+    spec = {"name": "Q", "kind": "number", "rel": 1e-9, "expected": exact}
+    single = float(np.float32(exact))
+    assert judge({"value": single}, spec) == "Q: expected 0.6224593 ± 6.2e-10, got 0.6224594"
+    assert judge({"value": single}, {**spec, "rel": 1e-6}) == ""
+    assert judge({"value": exact * (1 + 1e-10)}, spec) == ""
+    assert classroom.answer("Q", "number", rel=1e-9).tolerance() == "± 1e-09 relative"

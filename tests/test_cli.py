@@ -21,8 +21,9 @@ def test_version_takes_no_argument(argv, capsys):
 
 
 def test_no_command_prints_help_and_fails(capsys):
-    assert cli.main([]) == 2
-    assert "usage: ldpfair" in capsys.readouterr().out
+    assert cli.main([]) == 2  # a usage error: the help on stderr, nothing on stdout
+    captured = capsys.readouterr()
+    assert "usage: ldpfair" in captured.err and captured.out == ""
 
 
 def test_unknown_command_is_an_argparse_error(capsys):

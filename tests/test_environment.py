@@ -237,8 +237,9 @@ def test_new_results_record_the_lock_and_status_says_which(toy, tmp_path):
 
 def test_results_status_shows_the_lock_column():
     table = papers.status("xu2019")
-    assert list(table.columns) == ["paper", "results", "present", "total", "lock", "file"]
+    assert list(table.columns) == ["paper", "results", "present", "total", "committed", "lock", "file"]
     metas = {str(m)[: -len(".meta.json")] + ".csv.gz": env.read_meta(m)
              for m in (ROOT / "results" / "xu2019").glob("*.meta.json")}
-    for row in table.itertuples():
+    for row in table.itertuples():  # committed files: the recorded lock, checked against git
+        assert row.committed == "as committed"
         assert row.lock == env.lock_state(metas[str(Path(row.file).resolve())])

@@ -104,3 +104,24 @@ def test_lgbm_figures_save_what_ran_and_glue_a_placeholder_for_the_rest(parts, t
     for name in ("fig1", "fig3", "fig4", "fig5"):
         assert glued[name].data == f"*{name}: no results in this profile*"
     assert len(glued["fig2"].axes) > 1
+
+
+def test_table1_finding_on_our_runs_alone_is_unexplained_not_a_paper_error():
+    """#45: the V-C Table I finding rests on our FairProjection runs: what was tried, no paper error."""
+    from dataclasses import replace
+
+    from test_ghoukasian2025 import _fake_table1
+
+    from ldpfair import verdicts
+    from ldpfair.papers.ghoukasian2025 import baselines, checks
+
+    long = _fake_table1(dict.fromkeys(baselines.FP_TOLERANCES, 0.8455))
+    _, claim = checks.table1_checks(long, "binding")
+    assert verdicts.failing(claim)  # a projection that acts beats OPT: the claim fails
+    found = checks.fairprojection_checks(long, claim)
+    assert found and all(c.kind == "tried" for c in found)
+    cause = verdicts.claim_cause(claim, [replace(c, holds=True) for c in found])  # even where it holds
+    assert cause.kind == "unexplained" and cause.covered == 0 and "our own FairProjection runs" in cause.text
+    # the same finding on the paper's numbers or the authors' runs would be a paper error
+    as_paper = [replace(c, kind="paper", holds=True) for c in found]
+    assert verdicts.claim_cause(claim, as_paper).kind == "paper error"

@@ -125,3 +125,28 @@ def test_the_data_cards_and_reading_meanings_cover_the_chapter():
 
     assert [d for d, _ in findings.DATASETS] == ["adult_uci", "german", "synthetic_hamman"]
     assert set(findings.NOISE_READING_MEANINGS) == set(attacks.NOISE_READINGS)
+
+
+def test_only_the_texts_reading_under_the_default_statistic_covers_a_cell():
+    """#45: a reading covers a cell only as the text's reading, judged by the default comparison's statistic.
+
+    The text's reading is Theorem 5 (our runs' noise): it covers nothing the default fails; a reading that
+    lands under another statistic is exploration. Flip the implied loss above epsilon: a paper error.
+    """
+    from ldpfair import attacks
+
+    def cell(loss: float) -> pd.DataFrame:
+        return pd.DataFrame([{"item": "Figure 3", "n": 1000, "n0": 10, "m": 60, "N0": 10.0, "epsilon": 100.0,
+                              "mechanism": "conceal", "paper": 0.0601, "decimals": 1, "statistic": "median",
+                              "implied_scale": 0.06, "loss": loss, "not_dp": loss > 100.0,
+                              "default_lands": False, "lands": "no_factor6", "label": "explained",
+                              **{f"ratio {r}": 1.0 for r in attacks.NOISE_READINGS}}])
+
+    assert set(hc.TEXT_READING.values()) == {"theorem5"} and "Theorem 5" in hc.TEXT_SENTENCE
+    ct = cell(91.7)
+    cid = hc.number_id("Figure 3", "avg_sp_err_e3", ct.iloc[0].to_dict())
+    checks = hc.error_checks("Figure 3", ct, agrees={cid: False})
+    c = verdicts.decide_cause([cid], checks)
+    assert c.kind == "unexplained" and c.covered == 0 and "Exploration" in c.text
+    assert verdicts.decide_cause([cid], hc.error_checks("Figure 3", cell(216.5))).kind == "paper error"
+    assert hc.scoreboard().set_index("item").loc["Figure 3", "cause"] == "unexplained"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import os
 import re
@@ -19,7 +20,8 @@ import pytest
 
 from ldpfair import experiments as ex
 from ldpfair import papers
-from ldpfair.experiments.results import ResultsIntegrityError, VerificationError
+from ldpfair.experiments.results import ResultsIntegrityError
+from ldpfair.experiments.verification import VerificationError
 
 
 def noisy(n, method, rng):
@@ -268,9 +270,11 @@ def test_an_edited_cache_entry_does_not_flow_into_the_results(tmp_path, committe
 
 def test_verify_sample_changes_with_the_seed_and_is_reproducible(committed):
     sw, path, _ = committed
-    draws = {seed: tuple(ex.verify_results(sw, path, n_cells=3, seed=seed)["key"]) for seed in range(6)}
+    # base=None: no git comparison (test_integrity_git covers it)
+    draws = {seed: tuple(ex.verify_results(sw, path, n_cells=3, seed=seed, base=None)["key"])
+             for seed in range(6)}
     assert len(set(draws.values())) > 1
-    assert tuple(ex.verify_results(sw, path, n_cells=3, seed=4)["key"]) == draws[4]
+    assert tuple(ex.verify_results(sw, path, n_cells=3, seed=4, base=None)["key"]) == draws[4]
     with pytest.raises(ValueError, match="n_cells must be an integer >= 1"):
         ex.verify_results(sw, path, n_cells=0)
 
@@ -500,3 +504,16 @@ def test_every_recomputed_cell_is_a_committed_cell(paper):
         keys = set(pd.read_csv(folder / f"{rec.file}.csv.gz", usecols=["key"])["key"])
         listed = json.loads((folder / f"{rec.file}.meta.json").read_text())["recomputed_cells"]
         assert len(set(listed)) == rec.recomputed and set(listed) <= keys, rec.file
+
+
+def test_file_sha256_once_per_file_version(tmp_path):
+    from ldpfair.experiments import results_files as rf
+
+    path = tmp_path / "f.bin"
+    path.write_bytes(b"a" * 10)
+    assert rf.file_sha256(path) == hashlib.sha256(b"a" * 10).hexdigest()
+    key = next(k for k in rf._SHA256 if k[0] == str(path.resolve()))
+    rf._SHA256[key] = "memo"  # the same version of the file is not read again
+    assert rf.file_sha256(path) == "memo"
+    path.write_bytes(b"b" * 10)  # rewritten in place, same size: another mtime and ctime, hashed again
+    assert rf.file_sha256(path) == hashlib.sha256(b"b" * 10).hexdigest()

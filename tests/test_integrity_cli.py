@@ -204,7 +204,7 @@ def test_results_stamp_refuses_an_edited_file_unless_trusted(results_copy):
     refused = ldpfair("results", "stamp", "xu2019", env=env)
     assert_one_line_error(refused, 1, str(csv), "no longer match the content digest", "--trust")
     trusted = ldpfair("results", "stamp", "xu2019", "--trust", env=env)
-    assert trusted.returncode == 0 and f"{csv}: 400 rows" in trusted.stdout and "(trusted)" in trusted.stdout
+    assert trusted.returncode == 0 and f"{csv}: 700 rows" in trusted.stdout and "(trusted)" in trusted.stdout
     meta = json.loads((results_copy / "xu2019" / "table1.meta.json").read_text())
     assert "trusted" in meta["content"]  # verify recomputes all its cells (tests/test_integrity.py)
 
@@ -233,14 +233,16 @@ def test_results_verify_and_status_fail_on_an_empty_results_folder(tmp_path):
         assert "verified" not in proc.stdout
 
 
-def test_the_paper_profile_and_the_scoreboard_name_a_missing_file(results_copy, monkeypatch):
+def test_the_paper_profile_names_a_missing_file_and_the_scoreboard_says_not_yet(results_copy, monkeypatch):
     from ldpfair.experiments.results import ResultsIntegrityError
     from ldpfair.papers import spec
     from ldpfair.scoreboard import paper_scoreboard
 
-    (results_copy / "xu2019" / "table1.csv.gz").unlink()
     monkeypatch.setenv("LDPFAIR_RESULTS_DIR", str(results_copy))
     monkeypatch.delenv("LDPFAIR_COMPUTE", raising=False)
-    for call in (lambda: spec("xu2019").results("paper"), lambda: paper_scoreboard("xu2019")):
-        with pytest.raises(ResultsIntegrityError, match="table1.csv.gz: missing"):
-            call()
+    assert paper_scoreboard("xu2019").set_index("item").at["Figure 1", "status"] != "not yet"
+    (results_copy / "xu2019" / "fig1.csv.gz").unlink()
+    with pytest.raises(ResultsIntegrityError, match="fig1.csv.gz: missing"):
+        spec("xu2019").results("paper")
+    # the scoreboard never judges without the file: the item it feeds is "not yet" (its contract)
+    assert paper_scoreboard("xu2019").set_index("item").at["Figure 1", "status"] == "not yet"

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from fixtures_makhlouf import toy_runs
+from fixtures_makhlouf import direction_runs, toy_runs
 
 from ldpfair.experiments import Grid, PrivSpec, kfold, run
 from ldpfair.experiments.grid import DatasetSpec
@@ -64,7 +64,7 @@ def test_build_profiles() -> None:
     comb = g.privatizations[2]
     assert comb.mode == "combined" and set(comb.sensitive) == {"race", "age_cat", "sex"}
     assert g.datasets[0].config()["encoding"] == "codes"
-    assert len(SPEC.experiments("quick")["S1_0.44"]) == 10 * (1 + 3 * 3)
+    assert len(SPEC.experiments("quick")["S1_0.44"]) == 3 * (1 + 3 * 3)  # 3 folds (quick), 1 + 3 x 3 cells
     with pytest.raises(ValueError, match="invalid data"):
         mx.build("quick", data=["nope"])
 
@@ -285,6 +285,8 @@ def test_figures_text_readable_at_column_width() -> None:
     plt.close("all")
 
 
+
+
 def test_claim_causes_are_computed_per_failing_check(monkeypatch: pytest.MonkeyPatch) -> None:
     from ldpfair.papers.makhlouf2024 import checks as sc
     from ldpfair.reporting import Claim
@@ -294,16 +296,18 @@ def test_claim_causes_are_computed_per_failing_check(monkeypatch: pytest.MonkeyP
                                            "compas_1: OA drops more for maj": False,
                                            "S2_Q1: OA drops more for maj": False, "S1_0.44: x": True})
     theirs = Claim("Statement 1", "s", "e", {**ours.checks, "compas_1: OA drops more for maj": True})
-    (c,) = sc.claim_causes([ours], [theirs])
+    # the authors' runs reverse both directions (intervals clear of 0)
+    runs = pd.concat([direction_runs("adult_10000", +0.1), direction_runs("compas_1", -0.1)])
+    (c,) = sc.claim_causes([ours], [theirs], their_runs=runs)
     # compas_1 holds on the authors' runs: not covered, so not a paper error
     assert c.cause.kind == "unexplained" and (c.cause.covered, c.cause.disagreeing) == (2, 3)
     assert c.cause.text.startswith("2 of 3 disagreements explained") and "compas_1" in c.cause.text
     both = Claim("Statement 1", "s", "e", {**ours.checks})
-    (c,) = sc.claim_causes([ours], [both])
+    (c,) = sc.claim_causes([ours], [both], their_runs=runs)
     assert c.cause.kind == "paper error" and c.cause.covered == c.cause.disagreeing == 3
     assert "[data unavailable, 1 of 3" in c.cause.text  # the Synthetic 2 part, listed apart
     monkeypatch.setattr(sc, "s2_missing", lambda: False)  # the S2 file exists: nothing covers S2
-    (c,) = sc.claim_causes([ours], [both])
+    (c,) = sc.claim_causes([ours], [both], their_runs=runs)
     assert c.cause.kind == "unexplained" and c.cause.covered == 2
 
 

@@ -6,7 +6,7 @@ import matplotlib
 import numpy as np
 import pandas as pd
 import pytest
-from fixtures_makhlouf import toy_runs
+from fixtures_makhlouf import direction_runs, toy_runs
 
 from ldpfair.papers.makhlouf2024 import aggregate as ag
 from ldpfair.papers.makhlouf2024 import checks as sc
@@ -116,3 +116,50 @@ def test_table1_on_the_data_has_the_printed_sizes() -> None:
     assert [r.replace(",", "") for r in rows["paper"]] == [f"{v:g}" for v in compared["paper"]]
     assert "32561" in {r.replace(",", "") for r in rows["paper"]}  # the printed Adult size
     assert len(thresholds.frame) == len(sc.PRINTED_THRESHOLDS) and len(t1.frame) > 0
+
+
+# --------------------------------------------------------------------------- #45: Obs5 margins, Obs6 ties
+def _runs(data: str, gap: float, setting: str) -> pd.DataFrame:
+    return direction_runs(data, gap, setting, seed=1)
+
+
+def test_a_tie_is_never_a_reversal() -> None:
+    """Obs6: a paper error only where the authors' interval excludes 0 the wrong way; a tie covers nothing."""
+    from ldpfair.reporting import Claim
+
+    key = "adult_10000 sLDP: OA drops more for min"
+    ours = Claim("Obs6", "s", "e", {key: False, "x": True})
+    theirs = Claim("Obs6", "s", "e", {key: False, "x": True})
+    (c,) = sc.claim_causes([ours], [theirs], their_runs=_runs("adult_10000", +0.05, "sLDP"))
+    assert c.cause.kind == "paper error"  # min's accuracy rises relative to maj's: reversed
+    (c,) = sc.claim_causes([ours], [theirs], their_runs=_runs("adult_10000", 0.0, "sLDP"))
+    assert c.cause.kind == "unexplained" and c.cause.covered == 0  # a tie: no reversal
+    gap, lo, hi = sc.direction_gap(_runs("adult_10000", 0.0, "sLDP"), "adult_10000", "sLDP", "OA")
+    assert lo < 0 < hi
+
+
+def _obs5(gap: float) -> pd.DataFrame:
+    rows = []
+    for d in ("S1_0.52", "compas_3", "adult_27260"):
+        for s, shift in (("combLDP", gap), ("indLDP", 0.0)):
+            row = {"data": d, "setting": s, "epsilon": 0.1, "n_runs": 20.0}
+            for m in ag.DISPARITY.values():
+                row[m], row[f"{m}_std"] = 0.2 + shift, 0.001
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def test_obs5_margin_is_read_at_call_time_and_paper_error_needs_every_margin(monkeypatch) -> None:
+    from ldpfair.papers.makhlouf2024 import claims as cl
+
+    summ = _obs5(0.1)  # a precise gap of 0.1: beyond 0.067, within 0.195
+    obs5 = {c.id: c for c in cl.claims(summ)}["Obs5"]
+    assert obs5.verdict == "not reproduced"
+    monkeypatch.setattr(cl, "OBS5_MARGIN", 0.15)  # the margin as it is when called
+    obs5_wide = {c.id: c for c in cl.claims(summ)}["Obs5"]
+    assert obs5_wide.verdict == "reproduced" and all("margin 0.15)" in k for k in obs5_wide.checks)
+    monkeypatch.setattr(cl, "OBS5_MARGIN", 0.067)
+    (c,) = sc.claim_causes([obs5], [obs5], their_summary=summ)
+    assert c.cause.kind == "unexplained" and c.cause.covered == 0  # the same at 0.195: no paper error
+    (c,) = sc.claim_causes([obs5], [obs5], their_summary=_obs5(0.3))
+    assert c.cause.kind == "paper error"  # differs at every margin the paper supports

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 import pandas as pd
 import pytest
 
-from ldpfair import papers
+from ldpfair import papers, scoreboard
 from ldpfair import scoreboard as sb
 from ldpfair.reporting import Claim
 
@@ -72,3 +72,25 @@ def test_labels_exist_in_the_chapters():
                 assert label[1:] in headings, (p, label)
             else:
                 assert label in targets | names | {p}, (p, label)
+
+
+def test_verdict_box_gives_whole_sentences_chance_and_a_link_to_the_evidence():
+    """#45: the box shows the cause's one-sentence summary (never cut), chance, and links cell by cell."""
+    from ldpfair import verdicts as v
+
+    ids = [f"cell {i}" for i in range(30)]
+    cause = v.decide_cause(ids[:4], [v.Check("Reading y", True, "lands " * 100, "variant",
+                                             covers=tuple(ids[:2]), source="reading='y'")], "#t")
+    row = v.score_item("Table 9", "#t", agrees=[False] * 4 + [True] * 26, cause=cause)
+    board = pd.DataFrame([{**row, "paper": "p"}])
+    claims = scoreboard.claims_overview_of({"p": []})
+    box = scoreboard.verdict_box("p", board=board, claims=claims)
+    assert cause.summary in box and "…" not in box
+    assert "within what chance gives" in box  # 4 of 30: P = 0.06
+    assert f"(#{scoreboard.EVIDENCE_ANCHOR})" in box
+    ev = scoreboard.evidence_markdown("p", board=board, claims=claims)
+    assert ":::{dropdown} Table 9" in ev and "cell 0, cell 1" in ev and "| not covered |" in ev
+    flipped = v.score_item("Table 9", "#t", agrees=[False] * 4 + [True] * 2,
+                           cause=v.decide_cause(ids[:4], []))
+    box2 = scoreboard.verdict_box("p", board=pd.DataFrame([{**flipped, "paper": "p"}]), claims=claims)
+    assert "more than chance gives" in box2

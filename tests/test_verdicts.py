@@ -117,7 +117,7 @@ def test_paired_test_is_used_when_seeds_match_and_is_sharper():
     assert paired["test"].tolist() == ["paired"] and welch["test"].tolist() == ["welch"]
     assert not paired["agrees"].iloc[0] and welch["agrees"].iloc[0]
     one = v.compare_paired(ours["acc"], theirs["acc"])
-    assert one["diff"] == pytest.approx(paired["diff"].iloc[0]) and one["n"] == 20
+    assert one["diff"] == pytest.approx(paired["diff"].iloc[0]) and one["n_runs"] == 20
     # identical runs agree; a cell we lack is a row that does not agree
     same = v.compare_runs(theirs, theirs, "cell", "acc")
     assert same["agrees"].all() and (same["diff"] == 0).all()
@@ -196,11 +196,3 @@ def test_every_discrepancy_of_every_paper_has_a_cause():
     # "verified" only for items compared with nothing of the paper
     assert board.loc[board["status"] == "verified", "share"].isna().all()
 
-
-def test_verdict_box_keeps_the_first_sentence_whole():
-    from ldpfair.scoreboard import _first_sentence
-
-    text = "The Fig. 1b error is 7.41e-4 in the paper vs. ours 3.18. Tried x and y."
-    assert _first_sentence(text) == "The Fig. 1b error is 7.41e-4 in the paper vs. ours 3.18."
-    assert _first_sentence("One sentence only") == "One sentence only"
-    assert _first_sentence("a" * 300).endswith("…") and len(_first_sentence("a" * 300)) == 220

@@ -213,5 +213,63 @@ def test_scoreboard_markdown_shows_verifications_and_coverage():
                        construction=[True, False, False, False], cause=cause)
     board = pd.DataFrame([{**row, "paper": "p"}])
     md = sb.scoreboard_markdown(board)
-    assert "| verif. | covered |" in md and "| 1 | 1 of 2 | unexplained |" in md
+    assert "| verif. | covered | by chance |" in md
+    assert "| 1 | 1 of 2 | 0.2 of 3; P = 0.007 | unexplained |" in md
     assert "1 of 2 disagreements explained" in sb.ledger_markdown(sb.ledger(board))
+
+
+# --------------------------------------------------------------------------- chance (#45)
+def test_chance_within_flips_with_the_count():
+    """2 of 12 at 95% is within chance (P = 0.12); 4 of 12 is not (P = 0.002)."""
+    two = v.chance(12, 2)
+    assert two["expected_by_chance"] == pytest.approx(0.6)
+    assert two["p_chance"] == pytest.approx(1 - 0.95**12 - 12 * 0.05 * 0.95**11)
+    assert two["within_chance"]
+    assert not v.chance(12, 4)["within_chance"]
+    assert not v.chance(12, 0)["within_chance"]  # nothing to call chance
+    assert "within what chance gives" in v.chance_words(12, 2)
+    assert "more than chance gives" in v.chance_words(12, 4)
+
+
+def test_chance_never_changes_a_status():
+    """An item whose 2 of 12 disagreements are within chance keeps its status and its cause."""
+    agrees = [True] * 10 + [False] * 2
+    cause = v.decide_cause(["a", "b"], [])
+    row = v.score_item("T", "#t", agrees=agrees, cause=cause)
+    assert row["within_chance"] and row["status"] == "partly" and row["cause"] == "unexplained"
+    assert row["compared"] == 12 and row["expected_by_chance"] == pytest.approx(0.6)
+
+
+def test_chance_refuses_bad_counts():
+    with pytest.raises(ValueError, match="cannot exceed"):
+        v.chance(2, 3)
+    with pytest.raises(ValueError, match="non-negative integer"):
+        v.chance(-1, 0)
+
+
+# --------------------------------------------------------------------------- causes in words (#45)
+def _variant(covers, statement="Reading 'x'"):
+    return v.Check(statement, True, "lands", "variant", covers=tuple(covers), source="reading='x'")
+
+
+def test_summary_is_one_whole_sentence_with_counts_by_kind():
+    ids = [f"Table 1 error (n={i}, m=25, epsilon=5, mechanism=conceal)" for i in range(35)]
+    paper = v.Check("The published errors imply a privacy loss above epsilon", True, "e", "paper",
+                    covers=tuple(ids[:24]))
+    tried = [v.Check(f"Tried reading {i} " + "with a long explanation " * 5, False, "no", "tried")
+             for i in range(4)]
+    c = v.decide_cause(ids, [paper, *tried])
+    assert c.summary.startswith("24 of 35 disagreements explained: 24 shown to be errors of the paper")
+    assert "11 not explained" in c.summary and c.summary.endswith(".")
+    assert len(c.summary) <= v.SUMMARY_LIMIT and "…" not in c.summary
+    assert "n=3" not in c.summary  # cell parameters go to the evidence section, not the sentence
+    listing = c.listing()
+    assert listing[0][2] == tuple(ids[:24]) and listing[-1] == ("not covered", "", tuple(ids[24:]))
+
+
+def test_summary_names_the_checks_when_they_fit_and_counts_when_not():
+    short = v.decide_cause(["a"], [_variant(["a"])])
+    assert "Reading 'x'" in short.summary
+    long = v.decide_cause(["a"], [_variant(["a"], "Reading " + "very long " * 40)])
+    assert "Reading" not in long.summary and long.summary == "1 of 1 disagreements explained: " \
+        "1 explained by a variant."

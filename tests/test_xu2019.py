@@ -12,12 +12,16 @@ from ldpfair.papers.xu2019 import experiments as xu2019
 def test_profiles_declare_every_target() -> None:
     paper = SPEC.experiments("paper")
     assert set(paper) == {"table1", "table2", "fig1", "convergence", "readings"}
-    # adopted reading with the three encodings, v0 with compact features
-    assert len(paper["table1"]) == 4 * 2 * len(xu2019.METHODS) * 10
-    assert len(paper["table2"]) == 4 * 2 * len(xu2019.PRIVATE_METHODS) * 4 * 10
+    # the text's reading and the exploratory one with the three encodings, v0 with compact features
+    assert len(paper["table1"]) == 7 * 2 * len(xu2019.METHODS) * 10
+    assert len(paper["table2"]) == 7 * 2 * len(xu2019.PRIVATE_METHODS) * 4 * 10
     assert {(p["reading"], p["features"]) for p in paper["table2"].param_sets} == {
-        (xu2019.DEFAULT_READING, "onehot"), (xu2019.DEFAULT_READING, "compact"),
-        (xu2019.DEFAULT_READING, "counts"), ("v0", "compact")}
+        *((r, f) for r in ("paper", "paper-zhang") for f in ("onehot", "compact", "counts")),
+        ("v0", "compact")}
+    # Fig. 1 and the convergence study: the default reading, which is the text's
+    assert xu2019.DEFAULT_READING == checks.TEXT_READING == "paper"
+    assert {p["reading"] for p in paper["fig1"].param_sets} == {"paper"}
+    assert {p["reading"] for p in paper["convergence"].param_sets} == {"paper", "v0"}
     # every reading: the private methods on Table 2's cells plus its own LR and FairLR
     assert len(paper["readings"]) == len(xu2019.READINGS) * 2 * (3 * 4 + 2) * 10
     assert {p["epsilon"] for p in paper["convergence"].param_sets} == set(xu2019.CONVERGENCE_EPSILONS)
@@ -120,7 +124,7 @@ def test_published_agreement_uses_the_verdict_rules() -> None:
     t2 = t1[t1.method.isin(xu2019.PRIVATE_METHODS)].copy()
     out = checks.published_agreement(t1, t2, "compact", "paper")
     assert len(out) == 20 + 48
-    missing = out[out.n == 0]  # our t2 has only the epsilon = 1 cells; the others count as disagreeing
+    missing = out[out.n_runs == 0]  # our t2 has only the epsilon = 1 cells; the others count as disagreeing
     assert len(missing) == 36 and not missing.agrees.any()
     t1_rows = out[out.table == "Table 1"]
     assert t1_rows[t1_rows.metric == "accuracy"].agrees.all()
@@ -138,8 +142,9 @@ def test_scoreboard_follows_the_committed_results(monkeypatch, tmp_path) -> None
     assert list(board["item"]) == ["Table 1", "Table 2", "Figure 1"]
     assert list(board.columns) == list(verdicts.ITEM_COLUMNS)
     verdicts.check_ledger(board)
-    agree = checks.published_agreement(committed("xu2019", "table1"), committed("xu2019", "table2"),
-                                       checks.SCOREBOARD_FEATURES, checks.SCOREBOARD_READING)
+    sources = {n: committed("xu2019", n) for n in ("table1", "table2", "readings")}
+    t1, t2, _ = checks.tables_under(checks.SCOREBOARD_READING, sources)
+    agree = checks.published_agreement(t1, t2, checks.SCOREBOARD_FEATURES, checks.SCOREBOARD_READING)
     for item in ("Table 1", "Table 2"):
         a = agree[agree.table == item]["agrees"]
         row = board.set_index("item").loc[item]
@@ -153,15 +158,18 @@ def test_scoreboard_follows_the_committed_results(monkeypatch, tmp_path) -> None
     assert checks.committed_claims() == []
 
 
-def test_default_reading_is_chosen_by_the_heldout_rule() -> None:
-    """The default is what the fixed rule (select on Adult, hold out Dutch) gives on the committed sweep."""
+def test_the_default_is_the_texts_reading_and_the_selection_is_exploration() -> None:
+    """#45: the default reading is the text's ('paper'); a selection on Adult picks another one."""
     from ldpfair.papers import committed
 
     readings = committed("xu2019", "readings")
     if not len(readings):
         pytest.skip("no committed readings results")
     sel = checks.heldout_selection(readings)
-    assert sel.attrs["selected"] == xu2019.DEFAULT_READING == checks.SCOREBOARD_READING
+    assert checks.SCOREBOARD_READING == checks.TEXT_READING == "paper" == xu2019.DEFAULT_READING
+    assert sel.attrs["selected"] == xu2019.EXPLORED_READING != xu2019.DEFAULT_READING  # chosen by score
+    rank = checks.default_rank(readings)
+    assert rank["of"] == len(xu2019.READINGS) and rank["total"][1] > 1  # not the best by score
     assert sel.attrs["select_on"] == "adult" and sel.attrs["held_out_dataset"] == "dutch"
     assert sel.attrs["of"] == 34
     rt = checks.readings_table(readings).set_index("reading")
@@ -169,8 +177,8 @@ def test_default_reading_is_chosen_by_the_heldout_rule() -> None:
     assert (rt["Table 1"] + rt["Table 2"] == rt["total"]).all()
     assert (rt["adult"] + rt["dutch"] == rt["total"]).all()
     # the selection looked at Adult only: its count there is the largest, whatever Dutch says
-    assert sel.attrs["in_sample"] == rt["adult"].max() == rt.loc[xu2019.DEFAULT_READING, "adult"]
-    assert sel.attrs["held_out"] == rt.loc[xu2019.DEFAULT_READING, "dutch"]
+    assert sel.attrs["in_sample"] == rt["adult"].max() == rt.loc[xu2019.EXPLORED_READING, "adult"]
+    assert sel.attrs["held_out"] == rt.loc[xu2019.EXPLORED_READING, "dutch"]
     # the tables' own cells (computed separately) agree with the readings sweep's count for it
     t1, t2 = committed("xu2019", "table1"), committed("xu2019", "table2")
     n_tables = int(checks.published_agreement(t1, t2, "compact", xu2019.DEFAULT_READING)["agrees"].sum())

@@ -32,7 +32,8 @@ def res() -> dict[str, pd.DataFrame]:
 
 
 def test_the_declaration_offers_both_readings_and_every_encoding() -> None:
-    assert set(READINGS) == {paper.DEFAULT_READING, "v0"}
+    assert set(READINGS) == {paper.DEFAULT_READING, paper.EXPLORED_READING, "v0"}
+    assert READINGS[0] == paper.DEFAULT_READING == checks.TEXT_READING  # the notebook's default
     assert set(FEATURES) == {"onehot", "compact", "counts"}
 
 
@@ -51,6 +52,11 @@ def test_every_declared_combination_shows_its_tables(res, reading, features) -> 
     assert len(findings.table1(t1, shown, reading).frame) == 10
     assert len(findings.table2(t2, shown, reading).frame) == 24
     assert len(findings.claims(res, shown, reading).frame) == 3
+    # every caption names the reading; only the default (the text's) is not labelled exploration
+    exploration = reading != paper.DEFAULT_READING
+    for tab in (findings.table1(t1, shown, reading), findings.table2(t2, shown, reading),
+                findings.claims(res, shown, reading)):
+        assert f"reading '{reading}'" in tab.caption and ("exploration" in tab.caption) == exploration
     other = findings.other_encodings(t1, shown)
     assert other, "the other encodings: tables or a sentence, never nothing"
     for item in other:
@@ -75,14 +81,14 @@ def test_shown_encoding_refuses_a_reading_without_results(res) -> None:
 
 def test_agreement_sentence_counts_the_disagreements_table(res) -> None:
     text = findings.agreement_finding(res)
-    n_new = int(re.search(r"\*\*(\d+)/68 under the adopted reading\*\*", text).group(1))
+    n_new = int(re.search(r"\*\*(\d+)/68 under 'paper'\*\*", text).group(1))
     n_v0 = int(re.search(r"(\d+)/68 under v0", text).group(1))
     agree = checks.published_agreement(res["table1"], res["table2"], "compact", paper.DEFAULT_READING)
     assert len(agree) == 68 and n_new == int(agree.agrees.sum())
     assert n_v0 == int(checks.published_agreement(res["table1"], res["table2"], "compact", "v0").agrees.sum())
     # the disagreements table lists exactly the other published means
     assert len(findings.disagreements(res).frame) == 68 - n_new
-    # one count per encoding of the adopted reading
+    # one count per encoding of the default reading
     assert all(f"{f} " in text.split("encodings: ")[1] for f in paper.FEATURES)
 
 
@@ -101,8 +107,12 @@ def test_heldout_and_per_dataset_sentences_match_the_readings_table(res) -> None
     rt = checks.readings_table(res["readings"])
     text, tab = findings.heldout_finding(res["readings"])
     sel = checks.heldout_selection(res["readings"])
-    assert f"**{sel.attrs['selected']}**" in text and "(the rule's choice)." in text
-    assert f"**{sel.attrs['held_out']} of 34** (held out)" in text and len(tab.frame) == len(rt)
+    assert f"is {sel.attrs['selected']!r} ({sel.attrs['in_sample']} of 34)" in text
+    assert "not held out" in text and "(held out)" not in text and len(tab.frame) == len(rt)
+    rank = checks.default_rank(res["readings"])
+    assert text.startswith(f"**The default reading** is the one the paper's text states, "
+                           f"{checks.TEXT_READING!r}")
+    assert f"total {rank['total'][0]} of 68 (rank {rank['total'][1]} of {rank['of']})" in text
     per = findings.per_dataset_finding(res["readings"])
     assert f"({rt.adult.max()}/34)" in per and f"({rt.dutch.max()}/34)" in per
     assert f"would match {rt.adult.max() + rt.dutch.max()}/68" in per
@@ -129,3 +139,19 @@ def test_neutral_weight_sentence_quotes_the_table() -> None:
     text = findings.neutral_weight_finding(nw)
     assert text.startswith("With the signed shift the neutral weight is 0.33 on Adult and 0.79-0.87 on Dutch")
     assert len(findings.neutral_weight_table(nw).frame) == 6
+
+
+def test_the_scoreboard_judges_the_texts_reading_and_flips_with_it(monkeypatch) -> None:
+    """#45: the scoreboard's tables follow SCOREBOARD_READING (from the readings sweep where needed)."""
+    board = checks.scoreboard().set_index("item")
+    assert "reading 'paper'" in board.loc["Table 1", "evidence"]
+    assert board.loc["Figure 1", "status"] != "not yet"  # Fig. 1 is computed under the text's reading
+    fig1 = board.loc["Figure 1"]  # the evidence names each of the three trends and its outcome
+    assert fig1["compared"] == 3 and fig1["disagreeing"] == fig1["evidence"].count(": no")
+    assert fig1["evidence"].count(": yes") + fig1["evidence"].count(": no") == 3
+    monkeypatch.setattr(checks, "SCOREBOARD_READING", "paper-zhang")
+    other = checks.scoreboard().set_index("item")
+    assert "reading 'paper-zhang'" in other.loc["Table 1", "evidence"]
+    assert other.loc["Figure 1", "status"] == "not yet"  # no Fig. 1 rows under the exploratory reading
+    assert (board.loc["Table 1", "share"], board.loc["Table 2", "share"]) != (
+        other.loc["Table 1", "share"], other.loc["Table 2", "share"])

@@ -74,12 +74,12 @@ from .exercises import (
     select_exercises,
 )
 from .export import Export, export_assignment
-from .grading import Grade, Key, format_grade, grade, grade_submission, grades_csv, load_key
+from .grading import Grade, Key, format_grade, grade, grade_submission, grades_csv, load_key, write_feedback
 from .run import execute_notebook
 
 __all__ = [
     "KINDS", "Answer", "Graded", "Manual", "answer", "graded", "manual", "parse_declaration",
     "CONTEXTS", "GRADED_TAG", "Exercise", "build_assignment", "exercises_table", "list_exercises",
     "parse_exercises", "select_exercises", "Export", "export_assignment", "Grade", "Key", "format_grade",
-    "grade", "grade_submission", "grades_csv", "load_key", "execute_notebook",
+    "grade", "grade_submission", "grades_csv", "load_key", "execute_notebook", "write_feedback",
 ]

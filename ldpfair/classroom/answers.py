@@ -104,7 +104,7 @@ class Answer:
 
     def tolerance(self) -> str:
         """The tolerance in words ("exact" when none)."""
-        parts = [f"± {self.abs:g}" if self.abs else "", f"± {self.rel:.0%} relative" if self.rel else ""]
+        parts = [f"± {self.abs:g}" if self.abs else "", _relative(self.rel) if self.rel else ""]
         text = " and ".join(p for p in parts if p)
         return text or "exact"
 
@@ -202,6 +202,11 @@ class Graded:
 
         return cls(tuple(ans(a) for a in d.get("answers", [])),
                    tuple(Manual(**m) for m in d.get("manual", [])))
+
+
+def _relative(rel: float) -> str:
+    """A relative tolerance in words: ``± 5% relative``, ``± 1e-09 relative`` (never ``± 0%``)."""
+    return f"± {rel * 100:g}% relative" if rel >= 1e-3 else f"± {rel:g} relative"
 
 
 def answer(name: str, kind: str, *, points: float = 1, abs: float = 0, rel: float = 0,  # noqa: A002

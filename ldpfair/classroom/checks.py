@@ -14,7 +14,7 @@ import numbers
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["to_json", "compact", "capture", "check", "check_public", "run_checks", "report_public"]
+__all__ = ["to_json", "compact", "capture", "check", "check_public", "run_checks", "report_public", "judge"]
 
 _DEFAULTS: dict[str, Any] = {"points": 1, "abs": 0, "rel": 0, "options": [], "columns": [], "key": None,
                              "length": None, "doc": "", "why": "", "exercise": None, "expected": None}
@@ -92,12 +92,28 @@ def _close(got: Any, expected: Any, spec: Mapping[str, Any]) -> bool:
         return False
 
 
-def _expected_text(expected: Any, spec: Mapping[str, Any]) -> str:
+def _digits(expected: Any, got: Any) -> int:
+    """Significant digits that show two different numbers as different (6 at least, 17 at most)."""
+    if not (_is_number(expected) and _is_number(got)) or isinstance(_scalar(got), int):
+        return 6
+    for digits in range(6, 18):
+        if f"{float(expected):.{digits}g}" != f"{float(got):.{digits}g}":
+            return digits
+    return 17
+
+
+def _differ(expected: Any, got: Any, spec: Mapping[str, Any]) -> str:
+    """``expected E ± T, got G``, with E and G at enough digits to see that they differ."""
     tol = ""
     if _is_number(expected) and (spec.get("abs") or spec.get("rel")):
         width = float(spec.get("abs") or 0) + float(spec.get("rel") or 0) * abs(float(expected))
         tol = f" ± {width:.2g}"
-    return _short(expected) + tol
+    digits = _digits(expected, got)
+
+    def text(x: Any) -> str:
+        return f"{float(x):.{digits}g}" if digits > 6 and _is_number(x) else _short(x)
+
+    return f"expected {text(expected)}{tol}, got {text(got)}"
 
 
 def _public_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
@@ -143,9 +159,15 @@ def _value_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
     problem = _public_problem(value, spec)
     if problem:
         return problem
+    return _json_problem(to_json(value, spec), spec)
+
+
+def _json_problem(got: Any, spec: Mapping[str, Any]) -> str | None:
+    """Why the JSON form ``got`` differs from ``spec['expected']`` (None when it matches)."""
     kind, expected = spec["kind"], spec["expected"]
-    got = to_json(value, spec)
     if kind == "table":
+        if not isinstance(got, Mapping) or not isinstance(got.get("columns"), Mapping):
+            return "should be a table"
         if sorted(map(repr, got["index"])) != sorted(map(repr, expected["index"])):
             return f"rows {_short(got['index'])} differ from the expected {_short(expected['index'])}"
         row_of = {repr(k): i for i, k in enumerate(got["index"])}
@@ -153,10 +175,11 @@ def _value_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
             for i, label in enumerate(expected["index"]):
                 g, e = got["columns"][col][row_of[repr(label)]], expected["columns"][col][i]
                 if not _close(g, e, spec):
-                    return (f"column {col!r}, row {label!r}: expected {_expected_text(e, spec)}, "
-                            f"got {_short(g)}")
+                    return f"column {col!r}, row {label!r}: {_differ(e, g, spec)}"
         return None
     if kind in ("set", "sequence"):
+        if not isinstance(got, list):
+            return f"should be a list of values, got {type(got).__name__}"
         if len(got) != len(expected):
             return f"expected {len(expected)} values {_short(expected)}, got {len(got)}: {_short(got)}"
         if kind == "set":
@@ -169,11 +192,28 @@ def _value_problem(value: Any, spec: Mapping[str, Any]) -> str | None:
             return None
         for i, (g, e) in enumerate(zip(got, expected, strict=True)):
             if not _close(g, e, spec):
-                return f"value {i}: expected {_expected_text(e, spec)}, got {_short(g)}"
+                return f"value {i}: {_differ(e, g, spec)}"
         return None
     if not _close(got, expected, spec):
-        return f"expected {_expected_text(expected, spec)}, got {_short(got)}"
+        return _differ(expected, got, spec)
     return None
+
+
+def judge(answer: Mapping[str, Any] | None, spec: Mapping[str, Any]) -> str:
+    """Compare an answer the sandbox brought back (``{"value"}`` or ``{"problem"}``) with the key.
+
+    Runs in the grader's process; returns "" when right, else one line saying why.
+    """
+    name = spec["name"]
+    if not isinstance(answer, Mapping) or not ("value" in answer or "problem" in answer):
+        return f"{name} is not defined: bind it in your answer"
+    if answer.get("problem"):
+        return f"{name} {answer['problem']}"
+    try:
+        problem = _json_problem(answer.get("value"), spec)
+    except Exception as exc:  # noqa: BLE001 - the JSON came from a student's kernel
+        problem = f"could not be compared ({type(exc).__name__})"
+    return f"{name}: {problem}" if problem else ""
 
 
 def _lookup(env: Mapping[str, Any], spec: Mapping[str, Any]) -> Any:

@@ -123,6 +123,19 @@ def _with_hidden_tests(key: Any, values: dict[str, Any]) -> Any:
     return key
 
 
+def public_metadata(meta: dict[str, Any]) -> dict[str, Any]:
+    """What a student's notebook may record: names, kinds, points, questions; no rubric, reason or key."""
+    def answer(a: dict[str, Any]) -> dict[str, Any]:
+        return {k: v for k, v in a.items() if k not in ("why", "expected")}
+
+    return {"assignment": meta["assignment"], "exercises": [
+        {"number": e["number"], "label": e.get("label"), "title": e.get("title"),
+         "graded": {"answers": [answer(a) for a in e["graded"]["answers"]],
+                    "manual": [{"question": m["question"], "points": m["points"]}
+                               for m in e["graded"]["manual"]]}}
+        for e in meta["exercises"]]}
+
+
 def export_assignment(
     paper: str | os.PathLike[str],
     exercises: Iterable[int | str] | str | None = None,
@@ -132,6 +145,7 @@ def export_assignment(
     folder: str | os.PathLike[str] | None = None,
     otter: bool | None = None,
     timeout: float = 1200,
+    force: bool = False,
 ) -> Export:
     """Write ``<paper>_assignment.ipynb``, ``<paper>_solutions.ipynb`` and the Otter autograder.
 
@@ -147,7 +161,8 @@ def export_assignment(
     output : path, optional
         Output folder (default ``runs/assignments/<paper>``).
     context : {"full", "setup"}
-        See :func:`ldpfair.classroom.build_assignment`.
+        See :func:`ldpfair.classroom.build_assignment`; ``"setup"`` (the CLI's default) leaves
+        out the chapter's prose, which may state a graded value, and runs only the setup.
     folder : path, optional
         Folder of the paper notebooks (default as ``ldpfair run``).
     otter : bool, optional
@@ -155,6 +170,8 @@ def export_assignment(
         (``None``: when otter-grader is installed; ``True`` requires it).
     timeout : float
         Seconds for running the key (and ``otter assign``).
+    force : bool
+        Overwrite an earlier export in ``output`` (refused otherwise).
 
     Returns
     -------
@@ -177,10 +194,14 @@ def export_assignment(
     out = Path(output) if output is not None else Path("runs") / "assignments" / name
     if out.exists() and not out.is_dir():
         raise ValueError(f"output (-o) {str(out)!r} is a file; give a folder")
+    files = (out / f"{name}_assignment.ipynb", out / f"{name}_solutions.ipynb")
+    earlier = [p.name for p in files if p.exists()]
+    if earlier and not force:
+        raise ValueError(f"{str(out)!r} already holds an export ({', '.join(earlier)}); pass --force to "
+                         "overwrite it or give another folder with -o")
     executed, values = compute_key(key, timeout=timeout)
     key = _with_hidden_tests(executed, values)
-    for nb in (student, key):
-        nb.metadata["ldpfair"]["key"] = f"{name}_solutions.ipynb"
+    student.metadata["ldpfair"] = public_metadata(student.metadata["ldpfair"])
     result = Export(out / f"{name}_assignment.ipynb", out / f"{name}_solutions.ipynb")
     write_atomic([(student, result.student), (key, result.key)])
     if otter is False:

@@ -11,6 +11,7 @@ import csv
 import io
 import json
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import Any
 from .run import FINAL, check_timeout, execute
 
 __all__ = ["AnswerGrade", "Grade", "Key", "load_key", "grade_submission", "grade", "format_grade",
-           "grades_csv"]
+           "grades_csv", "write_feedback", "student_id"]
 
 _MARK = "<<ldpfair-grades>>"
 
@@ -31,6 +32,7 @@ class Key:
     path: Path
     assignment: str
     exercises: list[dict[str, Any]]
+    variant: str = ""
 
     @property
     def specs(self) -> list[dict[str, Any]]:
@@ -124,7 +126,8 @@ def _zero(key: Key, grade: Grade, why: str) -> Grade:
     return grade
 
 
-def grade_submission(path: str | os.PathLike[str], key: Key, *, timeout: float = 600) -> Grade:
+def grade_submission(path: str | os.PathLike[str], key: Key, *, timeout: float = 600, sandboxed: bool = True,
+                     hide: Sequence[str | os.PathLike[str]] = ()) -> Grade:
     """Grade one submission against ``key`` (never raises for a bad submission).
 
     Parameters
@@ -135,6 +138,11 @@ def grade_submission(path: str | os.PathLike[str], key: Key, *, timeout: float =
         From :func:`load_key`.
     timeout : float
         Seconds for running the whole submission (the hidden tests get their own two minutes).
+    sandboxed : bool
+        Run it in bubblewrap and compare its answers here (the default); False runs the
+        hidden tests in the submission's own kernel (trusted submissions only).
+    hide : paths
+        Folders the sandboxed submission must not see, besides the key's and its own.
     """
     import nbformat
 
@@ -148,7 +156,11 @@ def grade_submission(path: str | os.PathLike[str], key: Key, *, timeout: float =
     name = (nb.metadata.get("ldpfair") or {}).get("assignment")
     if name is not None and name != key.assignment:
         return _zero(key, grade, f"this is the {name} assignment, the key is for {key.assignment}")
-    nb.cells = [c for c in nb.cells if not c.get("metadata", {}).get(FINAL)] + [_grading_cell(key.specs)]
+    nb.cells = [c for c in nb.cells if not c.get("metadata", {}).get(FINAL)]
+    if sandboxed:  # a key's own hidden tests are not run: the grader compares here
+        nb.cells = [c for c in nb.cells if "hidden-test" not in c.get("metadata", {}).get("tags", [])]
+        return _grade_sandboxed(nb, path, key, grade, timeout, hide)
+    nb.cells.append(_grading_cell(key.specs))
     run = execute(nb, timeout=timeout)
     grade.seconds = run.seconds
     results = None
@@ -180,6 +192,38 @@ def grade_submission(path: str | os.PathLike[str], key: Key, *, timeout: float =
     return grade
 
 
+def _grade_sandboxed(nb: Any, path: Path, key: Key, grade: Grade, timeout: float,
+                     hide: Sequence[str | os.PathLike[str]]) -> Grade:
+    from .checks import judge
+    from .sandbox import run_sandboxed
+
+    folders = [Path(h) for h in hide] + [key.path.resolve().parent, path.resolve().parent, Path.cwd()]
+    run = run_sandboxed(nb, key.specs, timeout=timeout, hide=folders, secret_files=[key.path, path])
+    grade.seconds = run.seconds
+    context: dict[int, str] = {}
+    for index, error in run.errors:
+        number = _exercise_at(nb, index) if 0 <= index < len(nb.cells) else None
+        if number is not None and number not in context:
+            context[number] = f"exercise {number} raised {error.splitlines()[0]}"
+    if run.timed_out is not None or run.killed:
+        grade.status = f"ran past the time limit of {timeout:g} s; later cells were skipped"
+    elif run.died:
+        grade.status = run.died
+    elif context:  # a cell raised (perhaps after its answers were bound): named, not hidden
+        grade.status = "; ".join(context[n] for n in sorted(context))
+    for spec in key.specs:
+        points = float(spec.get("points", 1))
+        message = judge(run.answers.get(spec["name"]), spec)
+        if message and "not defined" in message:
+            if run.timed_out is not None or run.killed:
+                message += f" (the notebook ran past the time limit of {timeout:g} s)"
+            elif spec["exercise"] in context:
+                message += f" ({context[spec['exercise']]})"
+        grade.answers.append(AnswerGrade(spec["exercise"], spec["name"], points, 0.0 if message else points,
+                                         message))
+    return grade
+
+
 def _pts(x: float) -> str:
     return f"{x:g}"
 
@@ -188,8 +232,28 @@ def _points(x: float) -> str:
     return f"{x:g} point" + ("" if x == 1 else "s")
 
 
-def format_grade(grade: Grade, key: Key) -> str:
-    """Per exercise: points and one line per failed answer; then ``score: X / Y``."""
+def _without_expected(message: str) -> str:
+    """A failure line with the key's value left out (what a student sees by default)."""
+    return re.sub(r"expected (.*?), got ", "the value is not right, got ", message)
+
+
+def student_id(path: Path) -> str:
+    """The student's id: ``metadata.ldpfair.student`` when set, else the file name without ``.ipynb``."""
+    import nbformat
+
+    try:
+        sid = (nbformat.read(path, as_version=4).metadata.get("ldpfair") or {}).get("student")
+    except Exception:  # noqa: BLE001 - a damaged file still has a name
+        sid = None
+    return sid if isinstance(sid, str) and sid.strip() else path.stem
+
+
+def format_grade(grade: Grade, key: Key, *, show_expected: bool = True) -> str:
+    """Per exercise: points and one line per failed answer; then ``score: X / Y``.
+
+    With ``show_expected=False`` (student feedback) a wrong answer says so with its
+    points, without the key's value.
+    """
     lines = [f"{grade.path}: {key.assignment}, ran in {grade.seconds:.1f} s"
              + ("" if grade.status == "graded" else f"; {grade.status}")]
     for ex in key.exercises:
@@ -197,7 +261,9 @@ def format_grade(grade: Grade, key: Key) -> str:
         got, of = sum(a.score for a in mine), sum(a.points for a in mine)
         title = f", {ex['title']}" if ex.get("title") else ""
         lines.append(f"  exercise {ex['number']}{title}: {_pts(got)} / {_pts(of)}")
-        lines += [f"    {a.name} (0 / {_pts(a.points)}): {a.message}" for a in mine if a.message]
+        lines += [f"    {a.name} (0 / {_pts(a.points)}): "
+                  f"{a.message if show_expected else _without_expected(a.message)}"
+                  for a in mine if a.message]
         for m in ex["graded"]["manual"]:
             lines.append(f"    open question ({_points(m['points'])}, grade by hand): {m['question']}")
     manual = f" (+ {_points(grade.manual_points)} graded by hand)" if grade.manual_points else ""
@@ -206,20 +272,49 @@ def format_grade(grade: Grade, key: Key) -> str:
 
 
 def grades_csv(grades: Sequence[Grade], key: Key) -> str:
-    """One row per submission: score, possible, then each answer's score (``ex<N>.<name>``)."""
+    """One row per submission: student, submission time, variant, score, each answer, manual columns, status.
+
+    Each open question gets an empty ``ex<N>.manual<M>`` column for the points given by hand.
+    """
+    from datetime import datetime, timezone
+
     buf = io.StringIO()
     names = [f"ex{s['exercise']}.{s['name']}" for s in key.specs]
+    manual = [f"ex{e['number']}.manual{i + 1}"
+              for e in key.exercises for i, _ in enumerate(e["graded"]["manual"])]
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["submission", "assignment", "score", "possible", "manual_points", "seconds", "status",
-                     *names])
+    writer.writerow(["student", "submitted", "submission", "assignment", "variant", "score", "possible",
+                     "manual_points", "seconds", "status", *names, *manual])
     for g in grades:
-        writer.writerow([str(g.path), key.assignment, _pts(g.score), _pts(g.possible), _pts(g.manual_points),
-                         f"{g.seconds:.1f}", g.status, *(_pts(a.score) for a in g.answers)])
+        try:
+            when = datetime.fromtimestamp(g.path.stat().st_mtime, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        except OSError:
+            when = ""
+        writer.writerow([student_id(g.path), when, str(g.path), key.assignment, key.variant, _pts(g.score),
+                         _pts(g.possible), _pts(g.manual_points), f"{g.seconds:.1f}", g.status,
+                         *(_pts(a.score) for a in g.answers), *([""] * len(manual))])
     return buf.getvalue()
 
 
+def write_feedback(grades: Sequence[Grade], key: Key, folder: str | os.PathLike[str], *,
+                   show_expected: bool = False) -> list[Path]:
+    """One ``<student>.txt`` per submission in ``folder``: points per answer, what failed and why."""
+    from .exercises import write_atomic
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    files = []
+    for g in grades:
+        sid = student_id(g.path)
+        text = format_grade(g, key, show_expected=show_expected).replace(f"{g.path}: ", f"{sid}: ", 1)
+        files.append((text + "\n", folder / f"{sid}.txt"))
+    write_atomic(files)
+    return [f for _, f in files]
+
+
 def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[str] | None = None, *,
-          timeout: float = 600, jobs: int = 1) -> tuple[Key, list[Grade]]:
+          timeout: float = 600, jobs: int = 1, sandboxed: bool = True,
+          hide: Sequence[str | os.PathLike[str]] = ()) -> tuple[Key, list[Grade]]:
     """Grade several submissions against one key, ``jobs`` kernels at a time.
 
     Without ``key``, the key named in the first submission's metadata is looked
@@ -245,6 +340,10 @@ def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[
             raise ValueError(f"submission {str(p)!r} is given twice (as {str(seen[os.path.realpath(p)])!r})")
         seen[os.path.realpath(p)] = p
     check_timeout(timeout, "--timeout")
+    if sandboxed:
+        from .sandbox import require_bwrap
+
+        require_bwrap()
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise ValueError(f"--jobs must be an integer >= 1, got {jobs!r}")
     if key is None:
@@ -252,17 +351,18 @@ def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[
             meta = nbformat.read(paths[0], as_version=4).metadata.get("ldpfair") or {}
         except Exception:  # noqa: BLE001
             meta = {}
-        name = meta.get("key")
-        candidate = paths[0].parent / name if name else None
+        name = meta.get("assignment")
+        candidate = paths[0].parent / f"{name}_solutions.ipynb" if isinstance(name, str) and name else None
         if candidate is None or not candidate.is_file():
             raise ValueError(f"no key found next to {str(paths[0])!r}; give --key <paper>_solutions.ipynb")
         key = candidate
     k = load_key(key)
     if jobs == 1 or len(paths) == 1:
-        return k, [grade_submission(p, k, timeout=timeout) for p in paths]
+        return k, [grade_submission(p, k, timeout=timeout, sandboxed=sandboxed, hide=hide) for p in paths]
     from concurrent.futures import ThreadPoolExecutor
 
     from .run import _kernel_environment
 
     with _kernel_environment(), ThreadPoolExecutor(max_workers=jobs) as pool:  # each kernel is a process
-        return k, list(pool.map(lambda p: grade_submission(p, k, timeout=timeout), paths))
+        return k, list(pool.map(
+            lambda p: grade_submission(p, k, timeout=timeout, sandboxed=sandboxed, hide=hide), paths))

@@ -8,25 +8,38 @@ Files come from the ``"reference"`` collection of :mod:`ldpfair.datasets.registr
   one row per seed. The protocol the paper calls RAPPOR is stored as ``SUE``.
 * makhlouf2024: ``<Dataset>/<data>_<setting>_results.csv``: 20 run rows and one
   standard-deviation row (``Seed_num = 20``) per epsilon.
+
+:func:`compact_table` keeps a table built from many of these files (arcolezi2023's
+756 per-seed files, say) as one checksummed file in the cache folder, so that the
+scoreboard and the book read the authors' runs once, not once per page and process.
 """
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 import math
+import os
+import pickle
 import re
+import tempfile
+from collections.abc import Callable, Hashable
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .registry import fetch
+from .. import config
+from .registry import fetch, files
 
 __all__ = [
     "ARCOLEZI_DATASETS",
     "ARCOLEZI_EPSILONS",
     "ARCOLEZI_PROTOCOLS",
+    "COMPACT_VERSION",
     "MAKHLOUF_DATA",
     "MAKHLOUF_SETTINGS",
+    "compact_table",
     "read_arcolezi2023",
     "read_arcolezi2023_nonprivate",
     "read_makhlouf2024",
@@ -199,3 +212,73 @@ def read_makhlouf2024(data: str, setting: str) -> pd.DataFrame:
     df["data"] = data
     df["setting"] = suffix
     return df
+
+
+#: Bumped when the layout of the compact tables changes (their key also hashes the builder's code).
+COMPACT_VERSION = 1
+_COMPACT: dict[str, pd.DataFrame] = {}
+
+
+def compact_table(prefix: str, args: Hashable, build: Callable[[], pd.DataFrame]) -> pd.DataFrame:
+    """The frame ``build()`` reads from the authors' files under ``prefix``, read once.
+
+    The first call reads the files (through :func:`reference_path`, each checked against
+    its registered sha256) and stores the frame as one pickle in
+    ``<cache>/reference/`` (``LDPFAIR_CACHE``, see :func:`ldpfair.config.task_cache_dir`)
+    with the sha256 of its bytes beside it; later calls, in this process or another,
+    return a copy of it. The file's key hashes ``prefix``, ``args``, the registered sha256
+    of every reference file under ``prefix`` (so another version of the authors' files
+    is another key), :data:`COMPACT_VERSION` and the source code of this module and of the
+    module defining ``build`` (so a changed reader is another key). A compact file whose bytes do not
+    match their recorded sha256 (damaged, edited) is ignored and rebuilt from the files.
+
+    Parameters
+    ----------
+    prefix : str
+        Folder of the reference collection the frame is read from, e.g. ``"arcolezi2023/"``.
+    args : hashable
+        What selects the frame (its ``repr`` enters the key).
+    build : callable
+        Reads the files and returns the frame.
+    """
+    h = hashlib.sha256(repr((COMPACT_VERSION, prefix, args)).encode())
+    for name, entry in sorted(files("reference").items()):
+        if name.startswith(prefix):
+            h.update(f"{name}\0{entry.sha256}\n".encode())
+    try:  # a builder defined in a notebook or ``python -c`` has no source file
+        source = inspect.getsourcefile(build)
+    except TypeError:
+        source = None
+    for code in sorted({__file__, *([source] if source else [])}):  # these readers, the builder's module
+        if Path(code).is_file():  # not "<string>" (``python -c``) or a notebook cell
+            h.update(Path(code).read_bytes())
+    key = f"{prefix.strip('/').replace('/', '_')}-{h.hexdigest()[:32]}"
+    if key in _COMPACT:
+        return _COMPACT[key].copy()
+    folder = config.task_cache_dir() / "reference"
+    path, digest = folder / f"{key}.pkl", folder / f"{key}.sha256"
+    frame: pd.DataFrame | None = None
+    try:
+        blob = path.read_bytes()
+        if hashlib.sha256(blob).hexdigest() == digest.read_text().strip():
+            frame = pickle.loads(blob)  # noqa: S301 (our own file, its checksum checked)
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError, AttributeError):
+        frame = None  # missing or damaged: read the files again
+    if not isinstance(frame, pd.DataFrame):
+        frame = build()
+        _store(folder, path, digest, pickle.dumps(frame, protocol=pickle.HIGHEST_PROTOCOL))
+    _COMPACT[key] = frame
+    return frame.copy()
+
+
+def _store(folder: Path, path: Path, digest: Path, blob: bytes) -> None:
+    """Write ``blob`` to ``path`` and its sha256 to ``digest``, atomically; no-op when read-only."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for target, data in ((path, blob), (digest, hashlib.sha256(blob).hexdigest().encode() + b"\n")):
+            fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+            os.replace(tmp, target)
+    except OSError:
+        pass  # a read-only cache folder: the files are read again next time

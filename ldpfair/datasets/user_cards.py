@@ -29,6 +29,7 @@ sha256) and caches them like any other dataset.
 
 from __future__ import annotations
 
+import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,6 +49,11 @@ else:  # pragma: no cover - Python 3.10
 __all__ = ["CARD_KEYS", "Card", "card_options", "load_card", "read_card"]
 
 #: Keys a card may hold.
+#: A card's ``name``: a plain name, never a path (``../../evil``) nor empty.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+#: The fewest rows a card's table may have (a 2-row table has no train and test rows of both classes).
+MIN_ROWS = 5
+
 CARD_KEYS = ("name", "registry", "file", "sha256", "target", "favourable", "protected", "privileged",
              "categorical", "features", "description", "citation", "license", "separator")
 
@@ -99,6 +105,9 @@ def read_card(card: str | Path) -> tuple[Card, pd.DataFrame]:
     for key in ("categorical", "features"):
         if key in raw and not (isinstance(raw[key], list) and all(isinstance(c, str) for c in raw[key])):
             problems.append(f"{where}: {key!r} must be a list of column names")
+    if "name" in raw and not (isinstance(raw["name"], str) and _NAME.fullmatch(raw["name"])):
+        problems.append(f"{where}: 'name' must be a plain name (letters, digits, '_', '-', '.', starting "
+                        f"with a letter or digit, at most 64 characters), got {raw['name']!r}")
     if problems:
         raise ValueError("\n".join(problems))
     files: list[str] = []
@@ -130,6 +139,9 @@ def read_card(card: str | Path) -> tuple[Card, pd.DataFrame]:
 def _check(c: Card, frame: pd.DataFrame, where: str) -> None:
     cols = set(frame.columns)
     problems = []
+    if len(frame) < MIN_ROWS:
+        problems.append(f"{where}: {c.table.name} has {len(frame)} rows; a dataset needs at least "
+                        f"{MIN_ROWS} (train and test rows of both classes)")
     wanted = [c.target, c.protected, *c.categorical, *c.features]
     for col in dict.fromkeys(wanted):
         if col not in cols:
@@ -148,9 +160,16 @@ def _check(c: Card, frame: pd.DataFrame, where: str) -> None:
             problems.append(f"{where}: protected attribute {c.protected!r} never takes its privileged value "
                             f"{c.privileged!r}")
     for col in _features(c, frame):
-        if col in cols and col not in c.categorical and col != c.protected \
-                and not pd.api.types.is_numeric_dtype(frame[col]):
-            problems.append(f"{where}: feature {col!r} is not numeric and not declared categorical")
+        if col in cols and col not in c.categorical and col != c.protected:
+            if not pd.api.types.is_numeric_dtype(frame[col]):
+                problems.append(f"{where}: feature {col!r} is not numeric and not declared categorical")
+            elif not pd.api.types.is_bool_dtype(frame[col]):
+                values = frame[col].to_numpy(dtype=float, na_value=np.nan)
+                bad = np.flatnonzero(np.isinf(values))
+                if bad.size:
+                    problems.append(f"{where}: numeric feature {col!r} has {bad.size} infinite value(s), "
+                                    f"e.g. in data row {int(bad[0]) + 1}; valid: finite numbers (or an "
+                                    "empty cell for a missing value)")
     if problems:
         raise ValueError("\n".join(problems))
 

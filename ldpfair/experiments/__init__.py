@@ -34,7 +34,6 @@ if TYPE_CHECKING:  # the names below are imported on first use (PEP 562): `ldpfa
     from .profiles import PROFILES, run_profile, select_profile
     from .results import (
         ResultsIntegrityError,
-        VerificationError,
         check_results_file,
         coverage_note,
         load_results,
@@ -42,10 +41,10 @@ if TYPE_CHECKING:  # the names below are imported on first use (PEP 562): `ldpfa
         recomputed_cells,
         save_results,
         stamp_results,
-        verify_results,
     )
     from .sweep import Sweep, SweepTask
     from .union import GridUnion
+    from .verification import VerificationError, verify_results
 
 _LAZY: dict[str, str] = {
     "ModelSpec": "ldpfair.models",
@@ -69,7 +68,7 @@ _LAZY: dict[str, str] = {
     "run_profile": "ldpfair.experiments.profiles",
     "select_profile": "ldpfair.experiments.profiles",
     "ResultsIntegrityError": "ldpfair.experiments.results",
-    "VerificationError": "ldpfair.experiments.results",
+    "VerificationError": "ldpfair.experiments.verification",
     "check_results_file": "ldpfair.experiments.results",
     "coverage_note": "ldpfair.experiments.results",
     "load_results": "ldpfair.experiments.results",
@@ -77,7 +76,7 @@ _LAZY: dict[str, str] = {
     "recomputed_cells": "ldpfair.experiments.results",
     "save_results": "ldpfair.experiments.results",
     "stamp_results": "ldpfair.experiments.results",
-    "verify_results": "ldpfair.experiments.results",
+    "verify_results": "ldpfair.experiments.verification",
     "Sweep": "ldpfair.experiments.sweep",
     "SweepTask": "ldpfair.experiments.sweep",
     "GridUnion": "ldpfair.experiments.union",

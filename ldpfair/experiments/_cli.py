@@ -76,6 +76,19 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_kernel(name: str) -> None:
+    """Refuse, before any work, a Jupyter kernel name that is not installed (naming those that are)."""
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    from .._validation import did_you_mean
+
+    installed = sorted(KernelSpecManager().find_kernel_specs())
+    if name not in installed:
+        hint = did_you_mean(name, installed)
+        raise ValueError(f"--kernel {name!r}: no such Jupyter kernel is installed{hint} "
+                         f"(installed: {', '.join(installed) or 'none'}; `jupyter kernelspec list`)")
+
+
 def _main(args: argparse.Namespace) -> int:
     if args.list:
         return _list(args)
@@ -100,6 +113,8 @@ def _main(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     params = validate_parameters(defaults, overrides, where=str(path), paper=Path(path).stem)
+    if not args.prepare_only:
+        _check_kernel(args.kernel)
     import os
     import tempfile
 

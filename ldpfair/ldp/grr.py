@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .._validation import check_rng
+from .._validation import as_array, check_rng
 from ..encoding import one_hot as _one_hot
 from . import _pcg
 from ._kernels import codes_in_range, grr_fill, grr_fill_pcg64, grr_fill_raw
@@ -116,7 +116,7 @@ class GRR(FrequencyOracle):
         in the kernel exactly as ``random`` does; others (MT19937) fill one reused
         float buffer with ``random(out=...)``.
         """
-        arr = np.asarray(values)
+        arr = as_array(values, "values")
         fast = arr.ndim == 1 and arr.dtype == np.int64 and arr.flags.c_contiguous
         n = arr.shape[0] if fast else 0
         if n >= PCG64_MIN_USERS and isinstance(rng, np.random.Generator) and _pcg.is_pcg64(rng):

@@ -21,7 +21,7 @@ import math
 import numpy as np
 from scipy.optimize import minimize_scalar
 
-from .._validation import check_choice, check_epsilon, check_real, check_rng
+from .._validation import as_array, check_choice, check_epsilon, check_real, check_rng
 from .base import CHUNK, FrequencyOracle
 from .unary import bit_counts, draw_unary
 
@@ -130,7 +130,7 @@ class THE(FrequencyOracle):
 
     def support(self, reports: np.ndarray) -> np.ndarray:
         """The thresholded set ``{u : z_u > theta}`` as a boolean n x k matrix."""
-        reports = np.asarray(reports)
+        reports = as_array(reports, "reports")
         if reports.ndim != 2 or reports.shape[1] != self.k:
             raise ValueError(f"reports must have shape (n, {self.k}), got {reports.shape}")
         if reports.dtype == bool:
@@ -146,7 +146,7 @@ class THE(FrequencyOracle):
 
     def support_counts(self, reports: np.ndarray) -> np.ndarray:
         """Number of supports holding each value."""
-        reports = np.asarray(reports)
+        reports = as_array(reports, "reports")
         if reports.dtype == bool:
             return bit_counts(self.support(reports))
         counts = np.zeros(self.k, dtype=np.int64)

@@ -30,7 +30,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy.optimize import OptimizeResult, linprog
 
-from .._validation import check_choice, check_count, check_epsilon, check_real, check_real_array
+from .._validation import as_array, check_choice, check_count, check_epsilon, check_real, check_real_array
 from ..identity import versioned
 from .base import EXP_ARG_MAX
 from .channel import ChannelMechanism, channel_epsilon, check_channel_matrix, within_level
@@ -529,7 +529,7 @@ def opt_factory(
         zeta = check_real(zeta, "zeta", low=0.0, high=1.0)
 
     def factory(k: int, epsilon: float, values: np.ndarray) -> ChannelMechanism:
-        values = np.asarray(values)
+        values = as_array(values, "values")
         if values.shape != y.shape:
             raise ValueError(f"values has {values.shape[0]} rows but y has {y.shape[0]}")
         counts = np.bincount(values, minlength=k).astype(float)

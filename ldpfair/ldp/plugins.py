@@ -100,15 +100,24 @@ class UserMechanism:
         if self.kind == "channel":
             try:
                 Q = self.target(k, epsilon)
-            except Exception as exc:  # noqa: BLE001 - a user factory's failure is reported in one line
+            except BaseException as exc:  # noqa: BLE001 - a user factory's failure (even sys.exit) is one line
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
                 raise ValueError(
                     f"mechanism {self.name!r}: the factory failed at k={k}, epsilon={epsilon:g}: "
                     f"{type(exc).__name__}: {exc}"
                 ) from None
             try:
-                return check_channel_matrix(Q)
+                Q = check_channel_matrix(Q)
             except ValueError as exc:
                 raise ValueError(f"mechanism {self.name!r} at k={k}, epsilon={epsilon:g}: {exc}") from None
+            if Q.shape[0] != k or Q.shape[1] < k:
+                raise ValueError(
+                    f"mechanism {self.name!r} at k={k}, epsilon={epsilon:g}: the factory returned a "
+                    f"{Q.shape[0]} x {Q.shape[1]} matrix (valid: exactly k = {k} rows, one per input, "
+                    f"and at least k columns so frequencies can be estimated)"
+                )
+            return Q
         return None
 
     def make(self, k: int, epsilon: float, *, check: bool = True) -> Any:
@@ -123,7 +132,9 @@ class UserMechanism:
             return mech
         try:
             obj = self.target(k, epsilon)
-        except Exception as exc:  # noqa: BLE001
+        except BaseException as exc:  # noqa: BLE001 - sys.exit in a constructor is reported too
+            if isinstance(exc, KeyboardInterrupt):
+                raise
             raise ValueError(
                 f"mechanism {self.name!r}: {self.target.__name__}({k}, {epsilon:g}) failed: "
                 f"{type(exc).__name__}: {exc}"
@@ -243,8 +254,10 @@ def _load_file(path: str, file: str) -> Any:
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # noqa: BLE001 - the file's own error, in one line
+    except BaseException as exc:  # noqa: BLE001 - the file's own error (even sys.exit), in one line
         del sys.modules[module_name]
+        if isinstance(exc, KeyboardInterrupt):
+            raise
         raise ValueError(
             f"mechanism {path!r}: importing {str(where)!r} failed: {type(exc).__name__}: {exc}"
         ) from None
@@ -263,7 +276,9 @@ def _import(path: str) -> Any:
         if exc.name and module_name.startswith(exc.name):
             raise ValueError(f"mechanism {path!r}: could not import module {module_name!r}") from None
         raise ValueError(f"mechanism {path!r}: importing {module_name!r} failed: {exc}") from None
-    except Exception as exc:  # noqa: BLE001 - the module's own error, in one line
+    except BaseException as exc:  # noqa: BLE001 - the module's own error (even sys.exit), in one line
+        if isinstance(exc, KeyboardInterrupt):
+            raise
         raise ValueError(
             f"mechanism {path!r}: importing {module_name!r} failed: {type(exc).__name__}: {exc}"
         ) from None
@@ -305,15 +320,46 @@ def resolve_mechanism(spec: str) -> UserMechanism:
     )
 
 
+#: Reports per audit at any k (the reports per input are this over k, at most ``samples``).
+AUDIT_TOTAL = 4_000_000
+
+
+def samples_at(k: int, samples: int) -> int:
+    """Reports per input of the door's audit at domain size ``k``."""
+    return int(min(samples, max(4000, AUDIT_TOTAL // k)))
+
+
+def _step(who: str, step: str, k: int, epsilon: float, fn: Any, *args: Any, **kw: Any) -> Any:
+    """Run user code ``fn``; an exit or an unexpected error becomes one line naming the step."""
+    from .audit import PrivacyAuditError
+
+    try:
+        return fn(*args, **kw)
+    except (PrivacyAuditError, KeyboardInterrupt):
+        raise
+    except ValueError as exc:
+        if str(exc).startswith("mechanism "):
+            raise
+        raise ValueError(f"mechanism {who!r} failed in the {step} at k={k}, epsilon={epsilon:g}: "
+                         f"ValueError: {exc}") from None
+    except SystemExit as exc:
+        raise ValueError(f"mechanism {who!r} called sys.exit({exc.code!r}) in the {step} at k={k}, "
+                         f"epsilon={epsilon:g}") from None
+    except BaseException as exc:  # noqa: BLE001 - user code's failure, in one line
+        raise ValueError(f"mechanism {who!r} failed in the {step} at k={k}, epsilon={epsilon:g}: "
+                         f"{type(exc).__name__}: {exc}") from None
+
+
 @functools.lru_cache(maxsize=256)
 def _admitted(spec: str, identity: str, k: int, epsilon: float, samples: int, seed: int) -> AuditResult:
     um = resolve_mechanism(spec)
     Q = um.channel(k, epsilon)
     if Q is not None:  # the exact audit first: a channel of unbounded level cannot even be sampled
         audit(None, epsilon, samples=0, name=um.name, channel=Q)
-    mech = um.make(k, epsilon, check=False)
+    mech = _step(um.name, "construction", k, epsilon, um.make, k, epsilon, check=False)
     rng = np.random.default_rng(np.random.SeedSequence([seed, k, int(round(epsilon * 1e6))]))
-    return audit(mech, epsilon, samples=samples, rng=rng, name=um.name, channel=Q)
+    return _step(um.name, "audit", k, epsilon, audit, mech, epsilon, samples=samples_at(k, samples), rng=rng,
+                 name=um.name, channel=Q)
 
 
 def admit(

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .._validation import check_choice, check_domain_size, check_epsilon, check_rng
+from .._validation import as_array, check_choice, check_domain_size, check_epsilon, check_rng
 from ._subsets import draw_subsets
 from .base import EXP_ARG_MAX, FrequencyOracle, ratio_or_inf
 
@@ -129,7 +129,7 @@ class SS(FrequencyOracle):
 
         One vectorised min/max; repeated members within a subset are not looked for.
         """
-        reports = np.asarray(reports)
+        reports = as_array(reports, "reports")
         if reports.ndim != 2 or reports.shape[1] != self.omega or reports.dtype.kind not in "iu":
             raise ValueError(
                 f"reports must be an integer array of shape (n, {self.omega}), "

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from .._validation import check_allocation, check_rng
+from .._validation import as_array, check_allocation, check_rng
 from ._bits import BLOCK, BitSampler, fill_bernoulli, set_true_bits
 from ._kernels import column_counts
 from .base import FrequencyOracle, logistic_tail
@@ -125,7 +125,7 @@ class UnaryEncoding(FrequencyOracle):
 
     def support(self, reports: np.ndarray) -> np.ndarray:
         """The reported bit vectors themselves (boolean, n x k)."""
-        reports = np.asarray(reports)
+        reports = as_array(reports, "reports")
         if reports.ndim != 2 or reports.shape[1] != self.k or reports.dtype != bool:
             raise ValueError(
                 f"reports must be a boolean array of shape (n, {self.k}), got {reports.dtype} {reports.shape}"

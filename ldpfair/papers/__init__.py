@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
@@ -28,26 +29,68 @@ import pandas as pd
 from .contract import PaperSpec, Profile
 from .running import missing_file, run_experiments
 
-__all__ = ["PAPERS", "PaperSpec", "Profile", "spec", "module", "declared", "committed", "results", "status",
-           "verify", "stamp"]
+__all__ = ["PAPERS", "ENTRY_POINT_GROUP", "PaperSpec", "Profile", "spec", "module", "declared", "committed",
+           "results", "status", "verify", "stamp"]
 
-#: The chapters of the book, in its order: the five papers, then the synthesis (a new result).
-PAPERS: tuple[str, ...] = (
-    "arcolezi2023", "makhlouf2024", "ghoukasian2025", "hamman2023", "xu2019", "synthesis",
-)
+#: The entry-point group a chapter registers in (``[project.entry-points."ldpfair.papers"]`` of its
+#: package's ``pyproject.toml``): ``name = "package.module"``, so a chapter may live in another package.
+ENTRY_POINT_GROUP = "ldpfair.papers"
+
+
+def _toc_order() -> list[str]:
+    """Chapter names in the order of the book's ``_toc.yml`` (``notebooks/<name>`` entries), if present."""
+    toc = Path(__file__).resolve().parents[2] / "_toc.yml"
+    if not toc.is_file():
+        return []
+    found = re.findall(r"file:\s*notebooks/([A-Za-z0-9_]+)", toc.read_text(encoding="utf-8"))
+    return list(dict.fromkeys(found))
+
+
+def _discover() -> dict[str, str]:
+    """Map each chapter to its module: the entry points of :data:`ENTRY_POINT_GROUP`, then a package scan.
+
+    The scan of this package's subpackages (those not starting with ``_`` that
+    export ``SPEC``) keeps an editable checkout working when its installed
+    metadata predates a new chapter. Order: the book's ``_toc.yml``, then by name.
+    """
+    from importlib.metadata import entry_points
+
+    found: dict[str, str] = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, ep.value.split(":")[0])
+    here = Path(__file__).resolve().parent
+    for init in sorted(here.glob("*/__init__.py")):
+        name = init.parent.name
+        if name.startswith("_") or name in found:
+            continue
+        if "SPEC" in init.read_text(encoding="utf-8"):
+            found[name] = f"{__name__}.{name}"
+    order = {name: i for i, name in enumerate(_toc_order())}
+    ranked = sorted(found, key=lambda n: (order.get(n, len(order)), n))
+    return {n: found[n] for n in ranked}
+
+
+_MODULES: dict[str, str] = _discover()
+
+#: The skeleton of a new chapter (``ldpfair/papers/_template``, ``notebooks/_template.md``): not a
+#: chapter of the book, but its notebook checks its parameters like one (:func:`spec` accepts it).
+TEMPLATE = "_template"
+
+#: The chapters of the book, in its order (``_toc.yml``): discovered, never listed by hand.
+PAPERS: tuple[str, ...] = tuple(_MODULES)
 
 
 def _check_paper(paper: str) -> None:
     from .._validation import did_you_mean
 
-    if paper not in PAPERS:
+    if paper not in PAPERS and paper != TEMPLATE:
         raise ValueError(f"unknown paper {paper!r}{did_you_mean(paper, PAPERS)}; valid: {', '.join(PAPERS)}")
 
 
 def module(paper: str) -> ModuleType | None:
     """Return ``ldpfair.papers.<paper>``, or ``None`` if that paper has no declarations yet."""
     _check_paper(paper)
-    name = f"{__name__}.{paper}"
+    name = _MODULES.get(paper, f"{__name__}.{paper}")
     try:
         return importlib.import_module(name)
     except ModuleNotFoundError as exc:
@@ -69,7 +112,8 @@ def spec(paper: str) -> PaperSpec:
     mod = module(paper)
     found = getattr(mod, "SPEC", None)
     if not isinstance(found, PaperSpec) or found.name != paper:
-        raise TypeError(f"ldpfair.papers.{paper} must export SPEC = PaperSpec(name={paper!r}, ...), "
+        where = _MODULES.get(paper, f"{__name__}.{paper}")
+        raise TypeError(f"{where} must export SPEC = PaperSpec(name={paper!r}, ...), "
                         f"got {found!r}")
     return found
 
@@ -160,8 +204,9 @@ def status(paper: str | None = None) -> pd.DataFrame:
     file (or its ``.meta.json``) is missing; every file present is checked as
     it is loaded (:func:`ldpfair.experiments.load_results`).
     """
-    from ..environment import lock_sha256, lock_state, read_meta
+    from ..environment import derived_lock_state, lock_sha256
     from ..experiments import load_results
+    from ..experiments.committed import changed_results
     from ..experiments.results import results_paths
 
     rows, problems, lock = [], [], lock_sha256()
@@ -173,10 +218,16 @@ def status(paper: str | None = None) -> pd.DataFrame:
         else:
             _, cov = load_results(grid, path)
         meta = results_paths(path)[1]
+        try:  # derived from git, never from the metadata's own fields
+            committed_state = changed_results(path) or "as committed"
+        except LookupError:
+            committed_state = "cannot tell (no git checkout)"
         rows.append({"paper": p, "results": name, "present": cov["present"], "total": cov["total"],
-                     "lock": lock_state(read_meta(meta), lock) if meta.is_file() else "",
+                     "committed": committed_state,
+                     "lock": derived_lock_state(meta, lock) if meta.is_file() else "",
                      "file": str(results_paths(path)[0])})
-    table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "lock", "file"])
+    table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "committed", "lock",
+                                        "file"])
     table.attrs["problems"] = problems
     return table
 
@@ -188,6 +239,7 @@ def verify(
     n_jobs: int | None = 1,
     seed: int | None = None,
     all_cells: bool = False,
+    base: str | None = "HEAD",
 ) -> pd.DataFrame:
     """Check every declared paper experiment's committed results; recompute a sample of cells.
 
@@ -198,31 +250,36 @@ def verify(
     at least ``n_cells`` per experiment and one per method (see
     :func:`ldpfair.experiments.verify_results`), drawn with ``seed`` (default:
     a fresh one), or every cell with ``all_cells`` (and of every file stamped
-    with ``--trust``). Every experiment is checked even after a failure.
+    with ``--trust``), and every cell of each file whose ``.csv.gz`` or
+    ``.meta.json`` differs from its version committed at ``base`` (git; see
+    :func:`ldpfair.experiments.verify_results`). Every experiment is checked even
+    after a failure.
 
     Returns
     -------
     pandas.DataFrame
-        ``paper, results, present, total, checked, problems``; ``attrs["problems"]``
-        holds one line per problem and ``attrs["seed"]`` the sample seed.
+        ``paper, results, present, total, checked, whole, problems`` (``whole``: why
+        every cell was recomputed, empty for a sample); ``attrs["problems"]`` holds one
+        line per problem, ``attrs["seed"]`` the sample seed and ``attrs["git"]`` whether
+        the files could be compared with their committed versions.
     """
     from .._validation import check_count, check_n_jobs
     from ..environment import drift_line
-    from ..experiments.results import (
-        ResultsIntegrityError,
-        VerificationError,
-        load_results,
-        new_seed,
-        verify_results,
-    )
+    from ..experiments.results import ResultsIntegrityError, load_results
+    from ..experiments.verification import VerificationError, new_seed, verify_results
 
     n_cells = check_count(n_cells, "n_cells", minimum=1)
     n_jobs = check_n_jobs(n_jobs)
     seed = new_seed() if seed is None else check_count(seed, "seed", minimum=0)
-    rows, problems = [], []
+    if base is not None:
+        from ..experiments.committed import checkout_root, resolve_base
+
+        if checkout_root() is not None:
+            resolve_base(base)  # a base that names no commit is a usage error, before any work
+    rows, problems, in_git = [], [], base is not None
     for p, name, grid, path in declared("paper", paper):
         row = {"paper": p, "results": name, "present": 0, "total": len(grid.tasks()), "checked": 0,
-               "problems": 0}
+               "whole": "", "problems": 0}
         missing = missing_file(p, name, path)
         if missing:
             problems.append(missing)
@@ -232,19 +289,26 @@ def verify(
                 _, cov = load_results(grid, path)
                 row["present"] = cov["present"]
                 fresh = verify_results(grid, path, n_cells=n_cells, seed=seed, n_jobs=n_jobs,
-                                       all_cells=all_cells)
+                                       all_cells=all_cells, base=base)
                 row["checked"] = len(fresh)
+                row["whole"] = fresh.attrs.get("whole") or ""
+                in_git = in_git and bool(fresh.attrs.get("git"))
             except ResultsIntegrityError as exc:
                 problems.append(str(exc))
                 row["problems"] = 1
             except VerificationError as exc:
+                row["whole"] = exc.whole or ""
                 problems.extend(exc.problems)
                 row["problems"] = len(exc.problems)
                 problems.extend(drift_line(path, exc.problems))  # names the package that changed
         rows.append(row)
-    table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "checked", "problems"])
+    table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "checked", "whole",
+                                        "problems"])
     table.attrs["problems"] = problems
     table.attrs["seed"] = seed
+    from ..experiments.committed import checkout_root
+
+    table.attrs["git"] = in_git and checkout_root() is not None
     return table
 
 

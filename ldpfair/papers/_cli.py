@@ -58,21 +58,38 @@ def _status(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     if args.env:  # the environment against each file's recorded one, without recomputing
+        ignored = [opt for opt, given in (("--all", args.all), ("--seed", args.seed is not None),
+                                          ("--cells", args.cells != 2), ("--base", args.base != "HEAD"))
+                   if given]
+        if ignored:
+            raise ValueError(f"--env recomputes nothing: drop {', '.join(ignored)} (or drop --env to "
+                             "recompute)")
         from ..environment import environment_table, read_meta
         from ..experiments.notebooks import results_dir
 
-        metas = {str(m): read_meta(m) for p in ([args.paper] if args.paper else PAPERS)
-                 for m in sorted(results_dir(p).glob("*.meta.json"))}
+        folders = [results_dir(p) for p in ([args.paper] if args.paper else PAPERS)]
+        metas = {str(m): read_meta(m) for f in folders for m in sorted(f.glob("*.meta.json"))}
+        if not metas:
+            print(f"ldpfair results: error: no results metadata (*.meta.json) in "
+                  f"{', '.join(str(f) for f in folders)}: nothing to compare", file=sys.stderr)
+            return 1
         print(environment_table(metas).to_string(index=False))
         return 0
     table = verify(args.paper, n_cells=args.cells, n_jobs=args.n_jobs, seed=args.seed,
-                   all_cells=args.all)
+                   all_cells=args.all, base=args.base)
     seed = table.attrs["seed"]
     what = "every committed cell" if args.all else f"sample seed {seed} (reproduce with --seed {seed})"
     if table.empty:
         print("no paper declares committed experiments yet: nothing to verify")
         return 0
     print(table.to_string(index=False))
+    if not table.attrs.get("git"):
+        print("note: not in a git checkout (or the results folder is not the checkout's): cannot tell "
+              "which results files differ from their committed versions; only the sample was recomputed")
+    else:
+        changed = int((~table["whole"].isin(["", "--all", "trusted"])).sum())
+        print(f"compared with the results committed at {args.base}: {changed} file(s) differ "
+              "(or were never committed) and were recomputed whole")
     problems = table.attrs["problems"]
     if problems:
         for line in problems:
@@ -107,12 +124,28 @@ def _stamp(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check_cache_folder(folder: str) -> None:
+    """Create ``folder`` and write a file in it, or raise one ValueError naming ``--cache``."""
+    import tempfile
+    from pathlib import Path
+
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise ValueError(f"--cache {folder!r}: cannot be created or written ({exc.strerror or exc}); "
+                         "valid: a folder you can write") from None
+
+
 def _compute(args: argparse.Namespace) -> int:
     from ..experiments.recompute import plan, recompute
 
     repeated = sorted({p for p in args.papers if args.papers.count(p) > 1})
     if repeated:
         raise ValueError(f"paper(s) given twice: {', '.join(repeated)}")
+    if args.cache is not None and not args.dry_run:
+        _check_cache_folder(args.cache)  # before the plan and any computation, not when first written
     table = plan(args.papers or None, args.experiment, force=args.force)
     shown = table.assign(**{"s per cell": table["s per cell"].round(2),
                             "core-hours": table["core-hours"].round(3)})
@@ -150,13 +183,19 @@ def add_subcommand(subparsers: Any) -> None:
         "verify", help="check checksums and coverage, recompute a sample of cells; fail unless identical",
         description="Check every committed results file against its checksum, require every declared "
         "cell exactly once, and recompute a random sample (at least --cells per experiment and one "
-        "per method) that must be bit-identical. Exit 1 with one line per problem.")
+        "per method) that must be bit-identical, plus every cell of each file whose .csv.gz or "
+        ".meta.json differs from its version committed in git (at --base, default HEAD), whatever its "
+        "metadata says. Exit 1 with one line per problem.")
     ve.add_argument("--paper", choices=PAPERS, default=None)
     ve.add_argument("--cells", type=positive_int, default=2,
                     help="minimum cells recomputed per experiment (>= 1, default 2)")
     ve.add_argument("--seed", type=seed_int, default=None,
                     help="sample seed (default: a fresh one, printed; pass it to reproduce a failure)")
     ve.add_argument("--all", action="store_true", help="recompute every committed cell (hours)")
+    ve.add_argument("--base", default="HEAD", metavar="REV",
+                    help="recompute whole every results file whose .csv.gz or .meta.json differs from "
+                         "its version at this commit (default HEAD: uncommitted changes; CI passes the "
+                         "commit the change builds on)")
     ve.add_argument("--env", action="store_true",
                     help="only compare the installed library versions and BLAS kernels with those "
                          "recorded in the results files (and the lock); recompute nothing")

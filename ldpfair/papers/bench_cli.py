@@ -43,6 +43,10 @@ def add_subcommand(subparsers: Any) -> None:
     )
     p.add_argument("--seeds", type=int, help="number of seeds (default: the profile's)")
     p.add_argument("--profile", choices=("quick", "paper"), default="quick", help="profile (default quick)")
+    p.add_argument("--audit-k", type=int, action="append", default=[], metavar="K",
+                   help="also audit at domain size K (2..128; repeatable; the run's k is always audited)")
+    p.add_argument("--audit-timeout", type=float, default=600.0, metavar="S",
+                   help="seconds one mechanism's audits may take before bench gives up (default 600)")
     p.add_argument("-o", "--output", help="executed notebook (default runs/bench/bench.ipynb)")
     p.add_argument("--log-output", action="store_true", help="stream the notebook's output")
     p.set_defaults(func=_main)
@@ -54,6 +58,33 @@ def _absolute(spec: str) -> str:
     if sep and module.endswith(".py"):
         return f"{Path(module).expanduser().resolve()}:{attr}"
     return spec
+
+
+def _progress(line: str) -> None:
+    print(line, flush=True)
+
+
+def _with_timeout(seconds: float, fn: Any) -> Any:
+    """Run ``fn()``; a user mechanism still running after ``seconds`` is one line (SIGALRM, main thread)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
+        return fn()
+
+    def _alarm(signum: int, frame: Any) -> None:
+        raise TimeoutError(f"no answer within --audit-timeout {seconds:g} s")
+
+    old = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return fn()
+    except TimeoutError:
+        raise ValueError(f"a mechanism's import, construction or audit did not finish in {seconds:g} s "
+                         "(--audit-timeout); the last 'auditing ...' line above names it") from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def _main(args: argparse.Namespace) -> int:
@@ -71,17 +102,31 @@ def _main(args: argparse.Namespace) -> int:
                          "examples/tilted_rr.py:tilted_rr, --dataset examples/law_school.toml; see -h)")
     if args.seeds is not None and args.seeds < 1:
         raise ValueError(f"--seeds must be an integer >= 1, got {args.seeds}")
+    from ..ldp.plugins import RESERVED
     from .synthesis import SPEC, analysis
     from .synthesis import open as bench_open
     from .synthesis.experiments import PROFILES
 
+    for s in args.mechanism:
+        if s.strip().upper() in RESERVED:
+            raise ValueError(f"--mechanism {s}: {s.strip().upper()} is a built-in mechanism; the profile's "
+                             f"baselines ({', '.join(PROFILES[args.profile]['mechanisms'])}) are already in "
+                             "every run (name your own mechanism as 'pkg.mod:Name' or 'file.py:Name')")
+    for k in args.audit_k:
+        if not 2 <= k <= 128:
+            raise ValueError(f"--audit-k must be an integer from 2 to 128, got {k}")
+    if not args.audit_timeout > 0:
+        raise ValueError(f"--audit-timeout must be a number of seconds > 0, got {args.audit_timeout}")
     specs = [_absolute(s) for s in args.mechanism]
     if len(set(specs)) != len(specs):
         raise ValueError("a --mechanism is given twice")
     prof = PROFILES[args.profile]
     epsilons = list(args.epsilons) if args.epsilons else list(prof["epsilons"])
     t0 = time.perf_counter()
-    cards = bench_open.mechanism_cards(specs, epsilons)  # resolves and audits: refusal is one line
+    cards = _with_timeout(
+        args.audit_timeout,
+        lambda: bench_open.mechanism_cards(specs, epsilons, ks=args.audit_k, progress=_progress),
+    )  # resolves and audits: refusal is one line
     datasets = list(args.datasets) if args.datasets else list(prof["datasets"])
     if args.dataset:
         from .synthesis.experiments import CARD_DATASETS, CARD_LABELS, DATASETS
@@ -97,7 +142,8 @@ def _main(args: argparse.Namespace) -> int:
         print(
             f"admitted {r['mechanism']} at epsilon={r['epsilon']:g}: {level}, audit lower bound "
             f"{r['audit_lower_bound']:.4g} ({bench_open.audit_samples():,} reports per input), "
-            f"n Var = {r['var_exact']:.4g}, {r['bits']} bit(s) per report, {r['users_per_s']:,.0f} users/s"
+            f"n Var = {r['var_exact']:.4g}, {r['bits']} bit(s) per report, {r['users_per_s']:,.0f} users/s; "
+            f"audited at k = {r['audited_k']}; {r['power']}"
         )
     mechanisms = [*prof["mechanisms"], *specs]
     overrides: dict[str, Any] = {"mechanisms": mechanisms}
@@ -129,9 +175,21 @@ def _main(args: argparse.Namespace) -> int:
     files.mkdir(parents=True, exist_ok=True)
     cards.to_csv(files / "mechanism_cards.csv", index=False)
     frames = SPEC.results(args.profile, **overrides)  # from the cache the notebook filled
-    board = analysis.leaderboard(analysis.combine(frames))
+    from .synthesis import ranks
+
+    combined = analysis.combine(frames)
+    board = analysis.leaderboard(combined)
+    sel = combined.attrs.get("leaderboard_selected")
+    if sel is not None and len(sel):
+        unc = ranks.rank_uncertainty(sel)
+        board = board.merge(unc[["mechanism", "gain_low", "gain_high", "rank_low", "rank_high", "group"]],
+                            on="mechanism", how="left")
     board.to_csv(files / "leaderboard.csv", index=False)
     print(board.to_string(index=False, float_format=lambda x: f"{x:.3f}"))
+    if "group" in board.columns:
+        note = ranks.rank_note(board)
+        if note:
+            print(note)
     print(
         f"mechanism cards: {files / 'mechanism_cards.csv'}; leaderboard: {files / 'leaderboard.csv'}; "
         f"wall time {time.perf_counter() - t0:.0f} s"

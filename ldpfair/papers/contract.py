@@ -36,7 +36,26 @@ if TYPE_CHECKING:
 
     from ..reporting import Claim
 
-__all__ = ["Profile", "PaperSpec", "InChecks"]
+__all__ = ["Profile", "PaperSpec", "InChecks", "REQUIRED_ROOMS", "ROOMS"]
+
+#: The modules every chapter package has, and the one role of each.
+REQUIRED_ROOMS: Mapping[str, str] = MappingProxyType({
+    "__init__": "exports SPEC (a PaperSpec) and imports nothing heavy",
+    "experiments": "the profiles, declare(profile), the @versioned cell functions and PARAMETERS",
+    "checks": "the claims and the scoreboard rows, judged with ldpfair.verdicts",
+})
+
+#: The rooms a chapter package may have, by name and role (the required ones first). A chapter's
+#: other modules hold the paper's own method (a model, an attack, a derivation) that its cells call.
+ROOMS: Mapping[str, str] = MappingProxyType({
+    **REQUIRED_ROOMS,
+    "figures": "figures drawn from results, each a function returning a Figure",
+    "metrics": "the paper's metric bundle (paper_metrics), pinned with @versioned",
+    "findings": "derived tables and readings the notebook shows, from results",
+    "tables": "the tables the notebook shows, formatted from results",
+    "published": "the paper's printed numbers, transcribed",
+    "authors": "reading the authors' own runs",
+})
 
 
 @dataclass(frozen=True)

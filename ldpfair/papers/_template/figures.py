@@ -25,5 +25,4 @@ def plot_error(frame: pd.DataFrame) -> Figure:
     ax.plot(by["epsilon"], by["variance"], "-", color="0.3", label="analytic variance")
     ax.set(xscale="log", yscale="log", xlabel="privacy budget ε", ylabel="mean squared error")
     ax.legend()
-    fig.tight_layout()
     return fig

@@ -56,10 +56,19 @@ def authors_results(
 @functools.lru_cache(maxsize=16)
 def _authors_cached(ds: str, appendix: bool, protocols: tuple[str, ...], splits: tuple[str, ...],
                     epsilons: tuple[float, ...]) -> pd.DataFrame:
-    from ...datasets.reference import read_arcolezi2023, read_arcolezi2023_nonprivate
+    from ...datasets.reference import compact_table
 
     if ds not in SENSITIVE:
         raise ValueError(f"invalid dataset={ds!r}; valid: {', '.join(SENSITIVE)}")
+    return compact_table("arcolezi2023/", (ds, appendix, protocols, splits, epsilons),
+                         lambda: _authors_read(ds, appendix, protocols, splits, epsilons))
+
+
+def _authors_read(ds: str, appendix: bool, protocols: tuple[str, ...], splits: tuple[str, ...],
+                  epsilons: tuple[float, ...]) -> pd.DataFrame:
+    """Read the authors' files of one dataset (one per protocol, split and epsilon)."""
+    from ...datasets.reference import read_arcolezi2023, read_arcolezi2023_nonprivate
+
     parts = []
     base = read_arcolezi2023_nonprivate(ds)
     parts.append(pd.DataFrame({"mechanism": "NonDP", "split": None, "epsilon": np.nan,
@@ -113,13 +122,13 @@ def agreement_with_authors(
     -------
     pandas.DataFrame
         One row per cell and metric: the cell columns (NonDP: split ``"none"``,
-        epsilon ``inf``), ``metric, ours, theirs, diff, halfwidth, n, test, agrees``;
+        epsilon ``inf``), ``metric, ours, theirs, diff, halfwidth, n_runs, test, agrees``;
         empty when either side is.
     """
     from ...verdicts import compare_runs
 
     metrics = [m for m in metrics if m in ours.columns and m in authors.columns]
-    cols = ["metric", "ours", "theirs", "diff", "halfwidth", "n", "test", "agrees"]
+    cols = ["metric", "ours", "theirs", "diff", "halfwidth", "n_runs", "test", "agrees"]
     if ours.empty or authors.empty or not metrics:
         return pd.DataFrame(columns=[*CELL, *cols])
     out = compare_runs(cells(ours), cells(authors), CELL, metrics, pair_on="seed" if paired else None,

@@ -361,6 +361,7 @@ def judge_readings(explored: pd.DataFrame, rr: pd.DataFrame, *,
     rr = rr[rr["seed"].isin(set(explored["seed"])) & rr["dataset"].isin(set(explored["dataset"]))]
     rr = rr[keys + list(rr_columns)].rename(columns={rr_columns[0]: "acc", rr_columns[1]: "Delta_EOd"})
     rr_mean = rr.groupby(["dataset", "epsilon"])[["acc", "Delta_EOd"]].mean()
+    rr_acc, rr_eod = rr_mean["acc"].to_dict(), rr_mean["Delta_EOd"].to_dict()  # looked up per reading
     out = []
     for label, part in explored.groupby("reading", sort=False):
         part = part.drop(columns=[c for c in ("acc", "Delta_EOd") if c not in opt_columns])
@@ -375,9 +376,10 @@ def judge_readings(explored: pd.DataFrame, rr: pd.DataFrame, *,
         row.update({f"check: {k}": bool(v) for k, v in checks.items()})
         row["fallback_share"] = float(part["fallback_used"].mean())
         mean = part.groupby(["dataset", "epsilon"])[["acc", "Delta_EOd"]].mean()
-        for (ds, eps), v in mean.iterrows():
-            row[f"d_acc@{eps:g}_{ds}"] = float(v["acc"] - rr_mean.at[(ds, eps), "acc"])
-            row[f"d_eod@{eps:g}_{ds}"] = float(v["Delta_EOd"] - rr_mean.at[(ds, eps), "Delta_EOd"])
+        for (ds, eps), acc, eod in zip(mean.index, mean["acc"].to_numpy(), mean["Delta_EOd"].to_numpy(),
+                                       strict=True):
+            row[f"d_acc@{eps:g}_{ds}"] = float(acc - rr_acc[(ds, eps)])
+            row[f"d_eod@{eps:g}_{ds}"] = float(eod - rr_eod[(ds, eps)])
         out.append(row)
     return pd.DataFrame(out)
 

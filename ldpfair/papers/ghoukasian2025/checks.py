@@ -271,21 +271,27 @@ def _fig6_note(evidence: str, readings: str) -> str:
 
 
 def fairprojection_checks(table1_long: pd.DataFrame, claim_checks: dict[str, bool]) -> list[Check]:
-    """The ``"paper"`` checks of the Table I claim, one per dataset (:func:`.tables.fairprojection_finding`).
+    """What was computed for the Table I claim: one ``"tried"`` check per dataset.
 
-    Each holds when every check of the finding passes on that dataset: the paper's
-    FairProjection row is our unprojected model (the projection never acts at the
-    authors' tolerances) and a projection that acts beats OPT at matched accuracy. It
-    covers the claim's failing checks of that dataset.
+    The checks are those of :func:`.tables.fairprojection_finding`. Each says whether
+    every check of the finding passes on that dataset: the paper's FairProjection row
+    is our unprojected model (the projection never acts at the authors' tolerances)
+    and a projection that acts beats OPT at matched accuracy.
+    The finding rests on our own FairProjection runs, not on the paper's numbers or the
+    authors' runs, so it demonstrates no paper error: it is listed as what was tried and
+    the claim's cause is ``unexplained`` (a ``"paper"`` check needs the paper's numbers or
+    the authors' runs).
     """
     f_ev, f_checks = fairprojection_finding(table1_long)
     out = []
     for ds in sorted({k.split(":")[0] for k in f_checks}):
         mine = {k: v for k, v in f_checks.items() if k.startswith(f"{ds}:")}
-        out.append(Check(f"{ds}: the published FairProjection row is the unprojected model, and a projection "
-                         "that acts beats OPT at matched accuracy", bool(all(mine.values())),
-                         f"{sum(mine.values())}/{len(mine)} checks of the finding pass. {f_ev}", "paper",
-                         covers=tuple(k for k in failing(claim_checks) if k.startswith(f"{ds}:"))))
+        holds = bool(all(mine.values()))
+        out.append(Check(f"{ds}: on our own FairProjection runs, the published FairProjection row is the "
+                         "unprojected model and a projection that acts beats OPT at matched accuracy",
+                         holds, f"{sum(mine.values())}/{len(mine)} checks of the finding pass "
+                         f"({'it holds' if holds else 'it does not hold'}, on our runs alone). {f_ev}",
+                         "tried", covers=tuple(k for k in failing(claim_checks) if k.startswith(f"{ds}:"))))
     return out
 
 

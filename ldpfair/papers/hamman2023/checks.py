@@ -54,6 +54,8 @@ __all__ = [
     "error_checks",
     "leakage_checks",
     "table1_reading_comparison",
+    "TEXT_READING",
+    "TEXT_SENTENCE",
     "leakage_regression",
     "scoreboard",
 ]
@@ -216,6 +218,19 @@ def _cell_ids(ct: pd.DataFrame) -> list[str]:
     return [number_id(it, "avg_sp_err_e3", r) for it, r in zip(ct["item"], recs, strict=True)]
 
 
+#: The noise reading of each table and figure, fixed in advance from the paper's text (never by the
+#: match): Appendix A.7, "To demonstrate the effectiveness Attribute-Conceal in protecting the
+#: protected attribute, we use the mechanism in Theorem 5 to achieve ϵ-DP (see Algorithm 3)",
+#: with Algorithm 3's own line "This algorithm is based on Theorem 5" and Section 5's Laplace
+#: baseline, the Laplace mechanism at the global sensitivity. Every item reads ``"theorem5"``.
+TEXT_READING: dict[str, str] = dict.fromkeys(
+    ("Figure 1", "Figure 3", "Figure 4", "Table 1", "Table 2", "Table 3", "Table 4"), "theorem5")
+#: The sentence of the paper that fixes :data:`TEXT_READING`.
+TEXT_SENTENCE: str = ("“To demonstrate the effectiveness Attribute-Conceal in protecting the protected "
+                      "attribute, we use the mechanism in Theorem 5 to achieve ϵ-DP (see Algorithm 3).” "
+                      "(Appendix A.7; Algorithm 3: “This algorithm is based on Theorem 5”)")
+
+
 def error_checks(item: str, ct: pd.DataFrame | None = None,
                  agrees: Mapping[str, bool] | None = None) -> list[verdicts.Check]:
     """The computed checks on an item's published finite-epsilon errors (:mod:`.cells`).
@@ -223,14 +238,14 @@ def error_checks(item: str, ct: pd.DataFrame | None = None,
     - ``"paper"``: the cells whose published error implies a privacy loss above epsilon
       on an explicit neighbouring pair (not epsilon-DP, so not produced by the stated
       mechanism), computed on the paper's own numbers;
-    - ``"variant"``: each reading of the noise scale, with the statistic fixed by the
-      noise (for Attribute-Conceal the median of the errors in place of the paper's
-      average: Theorem 5's own noise is then a variant too), judged cell by cell
-      (the published value inside the central 95% range of the simulated statistic,
-      :func:`ldpfair.verdicts.variant_check`) against the default's agreement ``agrees``
-      (by id: the item's comparison with our runs; default: the simulated Theorem 5
-      statistic);
-    - ``"tried"``: the readings that land on none of the item's cells, in one check.
+    - ``"variant"``: only the item's reading fixed in advance from the paper's text
+      (:data:`TEXT_READING`), judged by the default comparison's own statistic (the
+      median of the per-run average errors for Attribute-Conceal, the mean for Laplace):
+      a reading covers a cell only then. Every item's text reading is Theorem 5, the
+      noise of our runs, so under that statistic it is the default comparison itself
+      and covers none of the cells the default fails;
+    - ``"tried"``: the other readings, as exploration: chosen cell by cell under another
+      statistic (the pooled median of the errors), they cover nothing.
     """
     from . import cells as fc
 
@@ -255,28 +270,34 @@ def error_checks(item: str, ct: pd.DataFrame | None = None,
         + (f"; {int((~bad).sum())} cells at most epsilon (loss {loss[~bad].min():,.1f} to "
            f"{loss[~bad].max():,.1f})" if (~bad).any() else ""),
         "paper", covers=tuple(i for i, b in zip(ids, bad, strict=True) if b)))
-    # the readings are asked to explain the cells the paper check does not: those at most epsilon
     rest = [k for k, b in enumerate(bad) if not b]
+    if not rest:
+        return out
     default = {ids[k]: bool(agrees[ids[k]]) if agrees is not None and ids[k] in agrees
                else bool(ct["default_lands"].iloc[k]) for k in rest}
-    missed = []
+    text = TEXT_READING.get(item, fc.DEFAULT_READING)
+    if text != fc.DEFAULT_READING:  # no item's text reads another noise today; refuse rather than guess
+        raise ValueError(f"{item}: the text reading {text!r} needs its own simulation under the default "
+                         f"statistic; only {fc.DEFAULT_READING!r} (our runs' noise) is supported")
+    # Theorem 5 under the default comparison's statistic is the default comparison: the same agreements
+    out.append(verdicts.variant_check(
+        f"Noise reading {text!r}, the one the paper's text states, judged by the default comparison's "
+        "statistic", source=f"noise_reading={text!r}", default=default, variant=dict(default),
+        evidence=f"fixed in advance from {TEXT_SENTENCE}; our runs use this noise, so it agrees where "
+                 "the default does"))
+    explored = []
     for reading in attacks.NOISE_READINGS:
-        if not rest:
-            break
-        lands = {ids[k]: reading in str(ct["lands"].iloc[k]).split(", ") for k in rest}
-        chk = verdicts.variant_check(
-            f"Noise reading {reading!r}: the {ct['statistic'].iloc[0]} error of the cells at most epsilon "
-            "under this reading", source=f"noise_reading={reading!r}", default=default, variant=lands,
-            evidence=f"paper / simulated statistic {ct[f'ratio {reading}'].min():.3g} to "
-                     f"{ct[f'ratio {reading}'].max():.3g}")
-        if chk.holds:
-            out.append(chk)
-        else:
-            missed.append(f"{reading} (paper / simulated {ct[f'ratio {reading}'].median():.3g}, median over "
-                          "cells)")
-    if missed:
-        out.append(verdicts.Check("Noise readings that land on none of the cells", False,
-                                  "; ".join(missed), "tried"))
+        if reading == text:
+            continue
+        hits = [ids[k] for k in rest if reading in str(ct["lands"].iloc[k]).split(", ")
+                and not default[ids[k]]]
+        explored.append(f"{reading} lands on {len(hits)} of the {sum(not v for v in default.values())} "
+                        f"failing cells at most epsilon (paper / simulated "
+                        f"{ct[f'ratio {reading}'].median():.3g}, median over cells)")
+    out.append(verdicts.Check(
+        f"Exploration: the other {len(explored)} readings of the noise scale, under the pooled median of "
+        "the errors (chosen cell by cell, not fixed in advance: they cover nothing)", False,
+        "; ".join(explored), "tried"))
     return out
 
 
@@ -306,13 +327,17 @@ def leakage_checks(item: str, cmp: pd.DataFrame, res: Mapping[str, pd.DataFrame]
     if item == "Table 1" and "table1_reading" in res and len(res["table1_reading"]):
         fin, under = table1_reading_comparison(res, other)
         for reading, vr in under.items():
-            out.append(verdicts.variant_check(
+            chk = verdicts.variant_check(
                 f"Leakage recomputed with the noise reading {reading!r} (finite-epsilon cells; the models "
                 "of that experiment are clipped to [0, 1])", source=f"noise_reading={reading!r}",
                 default=dict(zip(fin["id"], fin["agrees"].astype(bool), strict=True)),
                 variant=dict(zip(vr["id"], vr["agrees"].astype(bool), strict=True)),
                 evidence=f"{int(vr['agrees'].sum())} of {len(vr)} leakage numbers agree under it, "
-                         f"{int(fin['agrees'].sum())} under Theorem 5"))
+                         f"{int(fin['agrees'].sum())} under Theorem 5")
+            if reading != TEXT_READING.get(item, "theorem5"):  # not the text's reading: exploration only
+                chk = verdicts.Check(f"Exploration: {chk.statement}, not the reading the paper's text "
+                                     "states", chk.holds, chk.evidence, "tried", source=chk.source)
+            out.append(chk)
     reg = leakage_regression(item, res)
     if reg is not None:
         terms = ", ".join(f"{t} {c:+.2f} ± {se:.2f}" for t, c, se in
@@ -428,7 +453,8 @@ def scoreboard() -> pd.DataFrame:
         frame = pd.DataFrame([{"id": q["id"], "agrees": bool(q["agrees"]), "construction": False,
                                "metric": "avg_sp_err_e3"}])
         return frame, (f"quoted average error {q['paper']:.4g} (x {q['unit']}), ours (median of "
-                       f"{int(q['n'])} runs) {q['ours']:.4g}, 95% interval {q['low']:.4g} to {q['high']:.4g}")
+                       f"{int(q['n_runs'])} runs) {q['ours']:.4g}, "
+                       f"95% interval {q['low']:.4g} to {q['high']:.4g}")
 
     f1 = res["fig1"]
     clean = f1[~np.isfinite(f1["epsilon"])].groupby("m")["leakage"].mean()

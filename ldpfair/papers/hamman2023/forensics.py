@@ -369,7 +369,7 @@ def clipping_comparison(results: dict[str, pd.DataFrame] | None = None) -> dict[
             runs = noiseless.loc[(noiseless["n"] == rec.n) & (noiseless["m"] == rec.m), "leakage"]
             cmp = verdicts.compare_welch(runs.to_numpy(), float(rec.leakage), decimals=0)
             rows.append({"variant": variant, "n": int(rec.n), "m": int(rec.m), "paper": float(rec.leakage),
-                         "ours": cmp["ours"], "halfwidth": cmp["halfwidth"], "runs": cmp["n"],
+                         "ours": cmp["ours"], "halfwidth": cmp["halfwidth"], "runs": cmp["n_runs"],
                          "full_recovery": float((runs == 100.0).mean()), "agrees": cmp["agrees"]})
         cmp = hc.published_comparison({**res, "table1": frame})["Table 1"]
         for metric, sub in cmp.groupby("metric"):

@@ -150,10 +150,6 @@ def _compare_table(item: str, frame: pd.DataFrame, pub: pd.DataFrame, by: list[s
     epsilon = infinity errors (0 = 0 by construction: verifications); ``id`` names
     each number (:func:`number_id`).
     """
-    # compare_published names the number of runs ``n``: the tables' ``n`` (test-set size) travels as ``n_``
-    frame = frame.rename(columns={"n": "n_"})
-    pub = pub.rename(columns={"n": "n_"})
-    by = ["n_" if c == "n" else c for c in by]
     parts = []
     for metric in metrics:
         dec = _DECIMALS[item][metric]
@@ -169,7 +165,7 @@ def _compare_table(item: str, frame: pd.DataFrame, pub: pd.DataFrame, by: list[s
         else:
             parts.append(verdicts.compare_published(frame, pub, by, [metric], decimals=dec)
                          .assign(statistic="mean"))
-    out = pd.concat(parts, ignore_index=True).rename(columns={"n": "runs"}).rename(columns={"n_": "n"})
+    out = pd.concat(parts, ignore_index=True).rename(columns={"n_runs": "runs"})
     eps = out["epsilon"].astype(float) if "epsilon" in out else pd.Series(100.0, index=out.index)
     out["construction"] = (out["metric"] == "avg_sp_err_e3") & ~np.isfinite(eps)
     out["id"] = [number_id(item, m, r) for m, r in zip(out["metric"], out.to_dict("records"), strict=True)]

@@ -27,7 +27,16 @@ def authors_runs(data: Sequence[str]) -> pd.DataFrame:
     ----------
     data : sequence of str
         The authors' file names (``S1_0.44``, ``compas_3``, ``adult_27260``...).
+        Read once (:func:`ldpfair.datasets.reference.compact_table`).
     """
+    from ...datasets.reference import compact_table
+
+    names = tuple(data)
+    return compact_table("makhlouf2024/", names, lambda: _authors_read(names))
+
+
+def _authors_read(data: Sequence[str]) -> pd.DataFrame:
+    """Read the authors' four files (one per setting) of every name in ``data``."""
     from ...datasets.reference import read_makhlouf2024
 
     frames = []
@@ -53,13 +62,13 @@ def agreement_with_authors(runs: pd.DataFrame, authors: pd.DataFrame,
     The authors seeded nothing, so no run of theirs shares a split with one of ours:
     :func:`ldpfair.verdicts.compare_runs` with ``pair_on=None`` (Welch 95% interval of
     the two means). Every cell of the authors' is a row; one missing on our side does
-    not agree (``n = 0``, test ``"missing"``).
+    not agree (``n_runs = 0``, test ``"missing"``).
 
     Returns
     -------
     pandas.DataFrame
         One row per cell and metric: ``data, setting, epsilon, metric, ours, theirs, diff,
-        halfwidth, n, test, agrees`` (``theirs`` = the authors' mean).
+        halfwidth, n_runs, test, agrees`` (``theirs`` = the authors' mean).
     """
     from ...verdicts import compare_runs
 
@@ -67,7 +76,7 @@ def agreement_with_authors(runs: pd.DataFrame, authors: pd.DataFrame,
     on = ["data", "setting", "epsilon"]
     out = compare_runs(runs, authors, on, metrics, pair_on=None)
     return out.rename(columns={"paper": "theirs"})[
-        [*on, "metric", "ours", "theirs", "diff", "halfwidth", "n", "test", "agrees"]]
+        [*on, "metric", "ours", "theirs", "diff", "halfwidth", "n_runs", "test", "agrees"]]
 
 
 def paper_numbers() -> pd.DataFrame:

@@ -23,6 +23,7 @@ The claims themselves are :func:`ldpfair.papers.makhlouf2024.claims.claims`;
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -47,6 +48,7 @@ __all__ = [
     "claim_cause_checks",
     "claim_causes",
     "committed_claims",
+    "direction_gap",
     "committed_runs",
     "fig6_trends",
     "figure12_checks",
@@ -120,7 +122,7 @@ def figure_agreement(runs: pd.DataFrame, authors: pd.DataFrame, item: str, *,
     """Every plotted mean of ``item`` against the authors' runs (Welch 95%, :func:`verdicts.compare_runs`).
 
     Returns one row per (data, setting, epsilon, metric) with ``ours, paper, diff,
-    halfwidth, n, test, agrees`` (``paper`` = the authors' mean).
+    halfwidth, n_runs, test, agrees`` (``paper`` = the authors' mean).
     """
     frames = []
     on = ["data", "setting", "epsilon"]
@@ -456,15 +458,78 @@ def _s2(check: str) -> bool:
     return check.startswith("S2_")
 
 
-def claim_cause_checks(ours: Any, theirs: Any | None) -> list[verdicts.Check]:
+_OBS5_KEY = re.compile(r"^(?P<d>\S+): comb = ind at eps 0\.1 \(TOST, margin [0-9.]+\)$")
+_DIRECTION_KEY = re.compile(r"^(?P<d>\S+?)(?: (?P<s>\w+LDP))?: (?P<col>OA|SP) (?P<verb>drops|rises|falls) "
+                            r"more for (?P<g>maj|min)$")
+
+
+def direction_gap(runs: pd.DataFrame, data: str, setting: str, col: str) -> tuple[float, float, float]:
+    """Change from noLDP to eps 0.1 of ``col`` for min minus that for maj, with its Welch 95% interval.
+
+    Per run, ``<col>_min - <col>_maj`` at eps 0.1 (``setting``) and at the noLDP baseline;
+    the difference of their means is the gap and its Welch interval (the runs of the two
+    cells are independent). NaN where either cell has fewer than two runs.
+    """
+    from scipy import stats
+
+    def per_run(s: str, eps: float) -> np.ndarray:
+        sel = runs[(runs["data"] == data) & (runs["setting"] == s) & np.isclose(runs["epsilon"], eps)]
+        return (sel[f"{col}_min"] - sel[f"{col}_maj"]).to_numpy(dtype=float)
+
+    x, y = per_run(setting, 0.1), per_run("noLDP", math.inf)
+    x, y = x[np.isfinite(x)], y[np.isfinite(y)]
+    if x.size < 2 or y.size < 2:
+        return float("nan"), float("nan"), float("nan")
+    vx, vy = x.var(ddof=1) / x.size, y.var(ddof=1) / y.size
+    gap, se = float(x.mean() - y.mean()), math.sqrt(vx + vy)
+    if se == 0:
+        return gap, gap, gap
+    dof = (vx + vy) ** 2 / (vx**2 / (x.size - 1) + vy**2 / (y.size - 1))
+    half = float(stats.t.ppf(0.975, dof)) * se
+    return gap, gap - half, gap + half
+
+
+def _reversal(k: str, runs: pd.DataFrame | None) -> tuple[bool, str] | None:
+    """For a direction check (min vs maj), whether the authors' runs show the opposite direction.
+
+    A difference whose 95% interval contains 0 is never a reversal. ``None`` when ``k`` is not
+    a direction check.
+    """
+    m = _DIRECTION_KEY.match(k)
+    if m is None:
+        return None
+    if runs is None:
+        return False, "the authors' per-run results were not given, so no interval was computed"
+    gap, lo, hi = direction_gap(runs, m["d"], m["s"] or "combLDP", m["col"])
+    # the claim: min's change below maj's (min moves down more, or maj up more) or above it
+    claim_negative = (m["verb"] in ("drops", "falls")) == (m["g"] == "min")
+    shown = bool(lo > 0) if claim_negative else bool(hi < 0)
+    words = (f"on the authors' runs, change min - change maj {gap:+.4f}, 95% interval "
+             f"[{lo:+.4f}, {hi:+.4f}]")
+    return shown, words + ("" if shown else ": it contains 0 or has the claimed sign, so no reversal "
+                                            "is shown")
+
+
+def claim_cause_checks(ours: Any, theirs: Any | None, *, their_summary: pd.DataFrame | None = None,
+                       their_runs: pd.DataFrame | None = None) -> list[verdicts.Check]:
     """Per failing check of a claim of ours, whether it fails on the authors' own runs too.
 
     One ``"paper"`` check per failing check on the authors' data (it holds when the
     same check, computed by the same function, fails on the authors' per-run
     results: that part of the claim does not hold on the paper's own runs), and
     one ``"data"`` check for the failing checks only Synthetic 2 can decide
-    (:func:`s2_check`).
+    (:func:`s2_check`). Two checks need more than a failure:
+
+    - Obs5's "comb = ind" (an equivalence test) is a paper error only where it fails on
+      the authors' runs (``their_summary``) at every margin the paper's text supports
+      (:data:`~ldpfair.papers.makhlouf2024.claims.OBS5_MARGINS`): a failure to show
+      sameness at one margin is not a shown difference;
+    - a direction (which group's accuracy or rate moves more) is a paper error only where
+      the authors' per-run results (``their_runs``) show the opposite direction: a
+      difference whose 95% interval contains 0 is never a reversal (:func:`direction_gap`).
     """
+    from . import claims as cl
+
     out = []
     s2 = []
     for k in verdicts.failing(ours.checks):
@@ -476,14 +541,27 @@ def claim_cause_checks(ours: Any, theirs: Any | None) -> list[verdicts.Check]:
         holds = bool(computed and not value)
         evidence = ("not computed on the authors' runs" if not computed else "" if holds else
                     "it holds on the authors' runs: false only on ours")
-        out.append(verdicts.Check(f"{k} fails on the authors' own per-run results too", holds, evidence,
+        obs5, turn = _OBS5_KEY.match(k), _reversal(k, their_runs)
+        if holds and obs5 is not None:
+            margins = cl.OBS5_MARGINS
+            if their_summary is None:
+                holds, evidence = False, "not computed at every margin the paper supports"
+            else:
+                same = {mg: cl.obs5_same(their_summary, obs5["d"], mg) for mg in margins}
+                holds = not any(same.values())
+                evidence = ("on the authors' runs, all five disparities the same at margin "
+                            + ", ".join(f"{mg:g} {'yes' if v else 'no'}" for mg, v in same.items()))
+        elif holds and turn is not None:
+            holds, evidence = turn
+        out.append(verdicts.Check(f"{k}, recomputed on the authors' own per-run results", holds, evidence,
                                   "paper", covers=(k,)))
     if s2:
         out.append(s2_check(s2))
     return out
 
 
-def claim_causes(ours: Sequence[Any], theirs: Sequence[Any]) -> list[Any]:
+def claim_causes(ours: Sequence[Any], theirs: Sequence[Any], *, their_summary: pd.DataFrame | None = None,
+                 their_runs: pd.DataFrame | None = None) -> list[Any]:
     """Attach the computed cause (:func:`claim_cause_checks`) to each claim of ours not reproduced."""
     from dataclasses import replace
 
@@ -493,7 +571,8 @@ def claim_causes(ours: Sequence[Any], theirs: Sequence[Any]) -> list[Any]:
         if c.verdict != "reproduced":
             t = by_id.get(c.id)
             note = f"On the authors' per-run results: {t.evidence}" if t is not None else ""
-            c = replace(c, cause=verdicts.claim_cause(c.checks, claim_cause_checks(c, t), _CLAIMS, note=note))
+            why = claim_cause_checks(c, t, their_summary=their_summary, their_runs=their_runs)
+            c = replace(c, cause=verdicts.claim_cause(c.checks, why, _CLAIMS, note=note))
         out.append(c)
     return out
 
@@ -515,4 +594,5 @@ def committed_claims(faithful: bool = True) -> list[Any]:
     ours = claims(summ)
     if all(c.verdict == "reproduced" for c in ours):
         return ours
-    return claim_causes(ours, authors_claims(summ))
+    runs = authors_runs(list(PAPER_DATA))
+    return claim_causes(ours, authors_claims(summ), their_summary=summary(runs), their_runs=runs)

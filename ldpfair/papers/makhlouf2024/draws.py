@@ -184,14 +184,25 @@ def population_rates(frame: pd.DataFrame, setting: str, eps: float) -> dict[str,
         and ``acc``; precision is 0 for a group with no positive prediction (the
         authors' ``precision_score``).
     """
+    return _rates_of_cells(_cell_frequencies(frame), setting, eps)
+
+
+def _cell_frequencies(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``P(cell)``, ``P(cell, Y=1)`` and the A value of every cell of A x C x M, in product order."""
     cells = list(itertools.product(*(range(_DOMAINS[a]) for a in _ORDER)))
     idx = pd.MultiIndex.from_tuples(cells, names=list(_ORDER))
     g = frame.groupby(list(_ORDER))["Y"].agg(["size", "sum"]).reindex(idx, fill_value=0)
     p = g["size"].to_numpy(float) / len(frame)
     p1 = g["sum"].to_numpy(float) / len(frame)  # P(cell, Y=1)
+    return p, p1, np.array([c[0] for c in cells])
+
+
+def _rates_of_cells(freq: tuple[np.ndarray, np.ndarray, np.ndarray], setting: str,
+                    eps: float) -> dict[str, float]:
+    """:func:`population_rates` from the cell frequencies of :func:`_cell_frequencies`."""
+    p, p1, a = freq
     q = _channel(setting, eps)
     pred = (p1 @ q > 0.5 * (p @ q)).astype(float)  # majority label of the rows reporting each cell
-    a = np.array([c[0] for c in cells])
     out: dict[str, float] = {}
     for grp, val in (("maj", 1), ("min", 0)):
         s = a == val
@@ -215,11 +226,12 @@ def population_summary(frames: dict[str, pd.DataFrame]) -> pd.DataFrame:
     """
     rows = []
     for name, frame in frames.items():
+        freq = _cell_frequencies(frame)  # once per data set, not per setting and epsilon
         rows.append({"data": name, "setting": "noLDP", "epsilon": math.inf,
-                     **population_rates(frame, "noLDP", math.inf)})
+                     **_rates_of_cells(freq, "noLDP", math.inf)})
         for s in SETTINGS[1:]:
             for e in EPSILONS:
-                rows.append({"data": name, "setting": s, "epsilon": e, **population_rates(frame, s, e)})
+                rows.append({"data": name, "setting": s, "epsilon": e, **_rates_of_cells(freq, s, e)})
     return pd.DataFrame(rows)
 
 

@@ -186,7 +186,9 @@ def claim_causes(summ: pd.DataFrame) -> str:
     authors' per-run results (:func:`.checks.authors_claims`).
     """
     out = []
-    for c in checks.claim_causes(claims(summ), checks.authors_claims(summ)):
+    runs = checks.authors_runs(list(checks.PAPER_DATA))
+    for c in checks.claim_causes(claims(summ), checks.authors_claims(summ),
+                                 their_summary=checks.summary(runs), their_runs=runs):
         if c.cause is not None:
             out.append(f"**{c.id}** ({c.verdict}; {c.cause.kind}, {c.cause.covered} of "
                        f"{c.cause.disagreeing} disagreements covered): {c.cause.text}")

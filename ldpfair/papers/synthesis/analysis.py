@@ -120,6 +120,7 @@ def leaderboard(frame: pd.DataFrame, *, max_loss: float = 0.005, level: float = 
         chosen.append({"dataset": ds, "mechanism": mech, "epsilon": eps})
     ch = pd.DataFrame(chosen)
     sel = d.merge(ch, on=["dataset", "mechanism", "epsilon"])
+    frame.attrs["leaderboard_selected"] = sel  # the matched cells, for ranks.rank_uncertainty
     per_ds = sel.groupby(["dataset", "mechanism"])["fairness_gain"].mean().unstack("mechanism")
     ranks = per_ds.rank(axis=1, ascending=False)
     per_seed = sel.groupby(["mechanism", "seed"])["fairness_gain"].mean().unstack("seed")

@@ -158,7 +158,7 @@ def scoreboard() -> pd.DataFrame:
     Computed from the committed results (never computes): the evidence gives the
     coverage and, for the generalisation table, on how many datasets each claim holds.
     """
-    from ...verdicts import ITEM_COLUMNS, NO_CAUSE
+    from ...verdicts import ITEM_COLUMNS, NO_CAUSE, chance
     from .. import committed
 
     frames = {name: committed("synthesis", name) for name in declare(PROFILES["paper"])}
@@ -177,5 +177,6 @@ def scoreboard() -> pd.DataFrame:
     ]
     for r in rows:
         r.update({"status": status, "share": np.nan, "numbers": 0, "verifications": 0, "disagreeing": 0,
-                  "covered": 0, "cause": NO_CAUSE, "reason": "", "cause_label": ""})
+                  "covered": 0, "cause": NO_CAUSE, "reason": "", "cause_label": "", "summary": "",
+                  "listing": (), **chance(0, 0)})
     return pd.DataFrame(rows)[list(ITEM_COLUMNS)]

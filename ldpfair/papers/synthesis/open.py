@@ -98,7 +98,10 @@ def mechanisms_param(builtins: Sequence[str]) -> Param:
     )
 
 
-def admit_all(specs: Sequence[str], epsilons: Sequence[float], *, samples: int | None = None) -> pd.DataFrame:
+def admit_all(
+    specs: Sequence[str], epsilons: Sequence[float], *, samples: int | None = None,
+    ks: Sequence[int] = (BENCH_K,), progress: Any = None,
+) -> pd.DataFrame:
     """Audit every user mechanism of ``specs`` at every budget (``k =`` :data:`BENCH_K`); the audit table.
 
     Raises the first refusal as one line (:class:`~ldpfair.ldp.audit.PrivacyAuditError`).
@@ -106,7 +109,14 @@ def admit_all(specs: Sequence[str], epsilons: Sequence[float], *, samples: int |
     n = audit_samples() if samples is None else samples
     rows = []
     for spec in specs:
-        for r in plugins.admit(spec, epsilons, (BENCH_K,), samples=n):
+        results = []
+        for k in ks:
+            for eps in epsilons:
+                if progress is not None:
+                    progress(f"auditing {plugins.display_name(spec)} at k={k}, epsilon={eps:g} "
+                             f"({plugins.samples_at(int(k), n):,} reports per input) ...")
+                results += plugins.admit(spec, [eps], (k,), samples=n)
+        for r in results:
             rows.append(
                 {
                     "mechanism": plugins.display_name(spec),
@@ -146,6 +156,8 @@ def mechanism_cards(
     samples: int | None = None,
     throughput_users: int = 200_000,
     seed: int = 0,
+    ks: Sequence[int] = (BENCH_K,),
+    progress: Any = None,
 ) -> pd.DataFrame:
     """One card row per (user mechanism, epsilon) at ``k =`` :data:`BENCH_K`.
 
@@ -156,7 +168,9 @@ def mechanism_cards(
     oracle's declared probabilities give), ``audit_lower_bound``, ``users_per_s``
     (``perturb`` of ``throughput_users`` users, one run, this machine).
     """
-    audits = admit_all(specs, epsilons, samples=samples)
+    from ...ldp.audit import DEFAULT_ALPHA, power_line
+
+    audits = admit_all(specs, epsilons, samples=samples, ks=sorted({BENCH_K, *ks}), progress=progress)
     rows = []
     for spec in specs:
         um = plugins.resolve_mechanism(spec)
@@ -167,13 +181,15 @@ def mechanism_cards(
                 p, q = float(Q[0, 0]), float(Q[1, 0])
             else:
                 p, q = float(getattr(mech, "p", math.nan)), float(getattr(mech, "q", math.nan))
-            var = (f * p * (1 - p) + (1 - f) * q * (1 - q)) / (p - q) ** 2
+            # a uniform channel (level 0) is valid and useless: its variance is infinite
+            var = (f * p * (1 - p) + (1 - f) * q * (1 - q)) / (p - q) ** 2 if p != q else math.inf
             rng = np.random.default_rng(seed)
             values = rng.integers(0, BENCH_K, throughput_users)
             t0 = time.perf_counter()
             reports = mech.perturb(values, rng)
             dt = time.perf_counter() - t0
-            a = audits[(audits["spec"] == spec) & np.isclose(audits["epsilon"], float(eps))].iloc[0]
+            mine = audits[(audits["spec"] == spec) & np.isclose(audits["epsilon"], float(eps))]
+            a = mine[mine["k"] == BENCH_K].iloc[0]
             rows.append(
                 {
                     "mechanism": plugins.display_name(spec),
@@ -184,6 +200,10 @@ def mechanism_cards(
                     "level": a["exact level"],
                     "audit_lower_bound": a["audit lower bound"],
                     "users_per_s": throughput_users / dt if dt > 0 else math.nan,
+                    "audited_k": " ".join(str(int(x)) for x in sorted(set(mine["k"]))),
+                    "audit_lower_bound_max_k": float(mine["audit lower bound"].max()),
+                    "alpha": DEFAULT_ALPHA,
+                    "power": power_line(float(eps)),
                 }
             )
     return pd.DataFrame(rows)

@@ -68,7 +68,7 @@ def plot_fig1(fig1: pd.DataFrame, reading: str = DEFAULT_READING) -> Figure:
     fig1 : pandas.DataFrame
         Tidy results of the ``fig1`` sweep (mean ± one std over runs of each ratio).
     reading : str
-        The reading drawn (the sweep runs the adopted one, :data:`~.experiments.DEFAULT_READING`).
+        The reading drawn (the sweep runs the default one, :data:`~.experiments.DEFAULT_READING`).
     """
     f1 = fig1[fig1.reading == reading]
     g = f1.groupby(["features", "eps_f_ratio"])[["accuracy", "rd"]]
@@ -96,9 +96,9 @@ def plot_convergence(conv: pd.DataFrame) -> Figure:
     Parameters
     ----------
     conv : pandas.DataFrame
-        Tidy results of the ``convergence`` sweep (the adopted reading, filled markers,
+        Tidy results of the ``convergence`` sweep (the default reading, filled markers,
         and ``"v0"``, hollow). ε = ∞ is drawn ten times right of the largest finite ε;
-        the bottom row also shows (dotted) the share still trimmed under the adopted reading.
+        the bottom row also shows (dotted) the share still trimmed under the default reading.
     """
     finite = sorted(e for e in set(conv.epsilon) if np.isfinite(e))
     x_inf = finite[-1] * 10
