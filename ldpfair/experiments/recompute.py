@@ -35,12 +35,13 @@ __all__ = ["plan", "recompute", "backend"]
 
 
 def _experiments(papers: Sequence[str] | None, experiment: str | None) -> list[tuple[str, str, Any, Path]]:
-    from ..papers import PAPERS, declared
+    from ..papers import declared, with_results
 
-    papers = list(papers or PAPERS)
-    unknown = [p for p in papers if p not in PAPERS]
+    valid = with_results()  # the chapters and the template
+    papers = list(papers or valid)
+    unknown = [p for p in papers if p not in valid]
     if unknown:
-        raise ValueError(f"unknown paper(s) {unknown}; valid: {', '.join(PAPERS)}")
+        raise ValueError(f"unknown paper(s) {unknown}; valid: {', '.join(valid)}")
     found = [e for p in papers for e in declared("paper", p)]
     if experiment is not None:
         names = sorted({name for _, name, _, _ in found})
