@@ -163,6 +163,11 @@ class PaperSpec:
         profile overrides (``ldpfair run`` declares the experiments with them
         before a kernel starts, so a combination the chapter refuses fails
         early). Default: every notebook parameter that is a value of the profile.
+    data_files : sequence of str, optional
+        The registered data files (:mod:`ldpfair.datasets.registry`) the chapter
+        reads, for ``ldpfair data list --paper``; empty for a chapter that reads
+        none. The book's first chapters are listed in
+        :data:`ldpfair.datasets.chapters.CHAPTER_FILES` instead.
     """
 
     name: str
@@ -173,6 +178,7 @@ class PaperSpec:
     scoreboard: Callable[[], pd.DataFrame] = InChecks("", "scoreboard")
     parameters: Mapping[str, Any] = field(default_factory=dict)
     overrides: Sequence[str] | None = None
+    data_files: Sequence[str] = ()
 
     def __post_init__(self) -> None:
         missing = [p for p in ("quick", "paper") if p not in self.profiles]

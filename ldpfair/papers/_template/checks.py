@@ -68,6 +68,6 @@ def scoreboard() -> pd.DataFrame:
     against the analytic variance, so the item is at best ``verified``.
     """
     checks = {c.id: c.verdict == "reproduced" for c in committed_claims()}
-    item = verdicts.score_item("Fig. 1", "template-fig1", verified=checks,
+    item = verdicts.score_item("Fig. 1", "fig-template-1", verified=checks,
                                evidence="measured error against GRR's analytic variance")
     return pd.DataFrame([item])
