@@ -30,7 +30,7 @@ from .contract import PaperSpec, Profile
 from .running import missing_file, run_experiments
 
 __all__ = ["PAPERS", "TEMPLATE", "ENTRY_POINT_GROUP", "with_results", "PaperSpec", "Profile", "spec",
-           "module", "declared", "committed", "results", "status", "verify", "stamp"]
+           "module", "declared", "derived", "committed", "results", "status", "verify", "stamp"]
 
 #: The entry-point group a chapter registers in (``[project.entry-points."ldpfair.papers"]`` of its
 #: package's ``pyproject.toml``): ``name = "package.module"``, so a chapter may live in another package.
@@ -146,6 +146,16 @@ def declared(profile: str = "paper", paper: str | None = None) -> Iterator[tuple
     for p in with_results() if paper is None else (paper,):
         for name, grid in _experiments(p, profile).items():
             yield p, name, grid, results_dir(p) / name
+
+
+def derived(paper: str | None = None) -> Iterator[tuple[str, Any, Path]]:
+    """Yield ``(paper, group, results_folder)`` for every derived group (``PaperSpec.derived``)."""
+    from ..config import results_dir
+
+    for p in with_results() if paper is None else (paper,):
+        if module(p) is not None:
+            for group in spec(p).derived:
+                yield p, group, results_dir(p)
 
 
 def committed(paper: str, name: str) -> pd.DataFrame:
@@ -266,7 +276,10 @@ def verify(
     with ``--trust``), and every cell of each file whose ``.csv.gz`` or
     ``.meta.json`` differs from its version committed at ``base`` (git; see
     :func:`ldpfair.experiments.verify_results`). Every experiment is checked even
-    after a failure.
+    after a failure. The chapters' derived tables (``PaperSpec.derived``) are checked
+    after the experiments, and recomputed whole (and required byte for byte) when one
+    of a group's files differs from its committed version, or with ``all_cells``
+    (:func:`ldpfair.experiments.derived.verify_derived`).
 
     Returns
     -------
@@ -315,6 +328,12 @@ def verify(
                 row["problems"] = len(exc.problems)
                 problems.extend(drift_line(path, exc.problems))  # names the package that changed
         rows.append(row)
+    from ..experiments.derived import verify_derived
+
+    for p, group, folder in derived(paper):  # after the experiments they are computed from
+        found, trouble = verify_derived(group, folder, base=base, whole=all_cells)
+        rows += [{"paper": p, **r} for r in found]
+        problems += trouble
     table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "checked", "whole",
                                         "problems"])
     table.attrs["problems"] = problems
