@@ -330,7 +330,8 @@ def verify(
         rows.append(row)
     from ..experiments.derived import verify_derived
 
-    for p, group, folder in derived(paper):  # after the experiments they are computed from
+    verified = [p for p in dict.fromkeys(r["paper"] for r in rows) if p in with_results()]
+    for p, group, folder in (d for name in verified for d in derived(name)):  # after their experiments
         found, trouble = verify_derived(group, folder, base=base, whole=all_cells)
         rows += [{"paper": p, **r} for r in found]
         problems += trouble
