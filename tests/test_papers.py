@@ -224,7 +224,12 @@ def test_every_paper_satisfies_the_contract(paper):
     from ldpfair.experiments.notebooks import results_dir
 
     committed = {p.name.removesuffix(".csv.gz") for p in results_dir(paper).glob("*.csv.gz")}
-    assert set(spec.experiments("paper")) <= committed
+    declared = set(spec.experiments("paper")) | {n for group in spec.derived for n in group.names}
+    assert declared <= committed, f"{paper}: not committed: {sorted(declared - committed)} (results compute)"
+    assert committed <= declared, (
+        f"{paper}: results files no experiment declares: {sorted(committed - declared)}; declare each "
+        "(a Grid or Sweep in declare(), or a table computed from results in PaperSpec(derived=...)) "
+        "or remove it")
     with pytest.raises(ValueError, match="unknown parameter"):
         spec.experiments("quick", no_such_parameter=1)
     with pytest.raises(ValueError, match="unknown profile"):
