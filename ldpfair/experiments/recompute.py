@@ -53,11 +53,19 @@ def _experiments(papers: Sequence[str] | None, experiment: str | None) -> list[t
     return found
 
 
-def _derived(papers: Sequence[str] | None, experiment: str | None = None) -> list[tuple[str, Any, Path]]:
-    """The derived groups (``PaperSpec.derived``) of ``papers``, those writing ``experiment`` if named."""
+def _derived(papers: Sequence[str] | None, experiment: str | None = None,
+             found: Sequence[tuple[str, str, Any, Path]] | None = None) -> list[tuple[str, Any, Path]]:
+    """The derived groups (``PaperSpec.derived``) to plan or compute after the experiments ``found``.
+
+    Those of the papers of ``found`` (default: ``papers``, or every one), or, when
+    ``experiment`` is named, the groups of ``papers`` that write it.
+    """
     from ..papers import derived, with_results
 
-    groups = [d for p in (papers or with_results()) for d in derived(p)]
+    if experiment is None and found is not None:
+        papers = list(dict.fromkeys(p for p, *_ in found))
+    known = with_results()
+    groups = [d for p in (papers or known) if p in known for d in derived(p)]
     return [d for d in groups if experiment is None or experiment in d[1].names]
 
 
@@ -105,7 +113,8 @@ def plan(papers: Sequence[str] | None = None, experiment: str | None = None, *,
     from . import load_results
 
     rows = []
-    for p, name, grid, path in _experiments(papers, experiment):
+    found = _experiments(papers, experiment)
+    for p, name, grid, path in found:
         _, cov = load_results(grid, path)
         todo = cov["total"] if force else cov["total"] - cov["present"]
         sec = _per_cell_seconds(path)
@@ -113,7 +122,7 @@ def plan(papers: Sequence[str] | None = None, experiment: str | None = None, *,
                      "to compute": todo, "s per cell": sec, "core-hours": todo * sec / 3600.0})
     from .derived import missing_derived
 
-    for p, group, folder in _derived(papers, experiment):  # one "cell" per derived table
+    for p, group, folder in _derived(papers, experiment, found):  # one "cell" per derived table
         missing = set(missing_derived(group, folder))
         for i, name in enumerate(group.names):
             todo = 1 if force or missing else 0  # a group is computed whole, its time on its first file
@@ -236,7 +245,7 @@ def recompute(papers: Sequence[str] | None = None, experiment: str | None = None
                          "wall s": wall, "written": written})
         from .derived import compute_derived
 
-        for p, group, folder in _derived(papers, experiment):  # from the committed results just written
+        for p, group, folder in _derived(papers, experiment, todo):  # from the results just written
             done = compute_derived(group, folder, force=force, write=write)
             for name in group.names:
                 rows.append({"paper": p, "experiment": name, "cells": 1, "computed": int(done["computed"]),
