@@ -317,6 +317,8 @@ def _broken_copy(key_path: Path, out: Path) -> dict:
     """The key with exercise 1 raising in every solution cell and one answer of exercise 2 wrong."""
     nb = nbformat.read(key_path, 4)
     exercises = nb.metadata["ldpfair"]["exercises"]
+    assert len(exercises) >= 2, (f"{key_path.name}: {len(exercises)} exercise(s); a chapter needs two graded "
+                                 "exercises (one raising, one answered wrongly; book/adding_a_paper.md)")
     first, second = exercises[0]["number"], exercises[1]["number"]
     wrong = exercises[1]["graded"]["answers"][0]
     last = None
