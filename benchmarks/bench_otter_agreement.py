@@ -6,7 +6,8 @@ and the Otter zip (``context="setup"``), makes the seven kinds of submission of
 raising exercise, a cell raising after the answers), grades them with both graders and
 prints one row per chapter and kind: Otter's points per question, ldpfair's, whether
 they agree, and the seconds of each grader. ``otter run`` reads only what the zip
-bundles (the ``LDPFAIR_*`` folders point at an empty folder). The test suite runs one
+bundles (the ``LDPFAIR_*`` folders point at an empty folder) and imports the zip's ldpfair
+wheel (installed without dependencies into a folder put first on ``PYTHONPATH``). The test suite runs one
 chapter (``tests/test_classroom_otter.py``); this script measures the full table.
 
 Output: ``results/benchmarks/otter_agreement.csv`` and a Markdown table on stdout.
@@ -32,15 +33,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _timed(autograder: Path, path: Path, run: Any) -> tuple[dict[str, float], float]:
+def _timed(autograder: Path, path: Path, run: Any, site: Path) -> tuple[dict[str, float], float]:
     t = time.perf_counter()
-    return run(autograder, path), time.perf_counter() - t
+    return run(autograder, path, site=site), time.perf_counter() - t
 
 
 def main() -> int:
     """Export, grade with both graders, compare; write the CSV; exit 1 on a disagreement."""
     sys.path.insert(0, str(ROOT / "tests"))
-    from fixtures_submissions import ldpfair_points, otter_points, write_submissions
+    from fixtures_submissions import install_wheel, ldpfair_points, otter_points, write_submissions
 
     from ldpfair.classroom import export_assignment, grade
 
@@ -61,9 +62,10 @@ def main() -> int:
             _, grades = grade(list(subs.values()), result.key, jobs=args.jobs)
             ldpfair_s = (time.perf_counter() - t0) / len(subs)
 
+            site = install_wheel(result.autograder, Path(tmp) / "site")  # the zip's ldpfair in the kernel
             with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-                zipped = result.autograder
-                otter = list(pool.map(lambda p, z=zipped: _timed(z, p, otter_points), subs.values()))
+                otter = list(pool.map(lambda p, z=result.autograder, s=site: _timed(z, p, otter_points, s),
+                                      subs.values()))
             for (kind, _), g, (o, otter_s) in zip(subs.items(), grades, otter, strict=True):
                 mine = ldpfair_points(g, paper)
                 size = result.autograder.stat().st_size / 1e6

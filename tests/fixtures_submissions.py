@@ -137,11 +137,29 @@ def write_submissions(handout: Path, key: Path, folder: Path) -> dict[str, Path]
     return out
 
 
-def otter_points(autograder: Path, submission: Path, *, timeout: float = 900) -> dict[str, float]:
+def install_wheel(autograder: Path, folder: Path) -> Path:
+    """Install the ldpfair wheel inside ``autograder`` (no dependencies) into ``folder``; return it.
+
+    With ``folder`` first on ``PYTHONPATH``, a kernel imports that ldpfair, not the checkout's.
+    """
+    import zipfile
+
+    with zipfile.ZipFile(autograder) as zf:
+        (name,) = [n for n in zf.namelist() if n.startswith("files/ldpfair-") and n.endswith(".whl")]
+        wheel = folder.parent / Path(name).name
+        wheel.write_bytes(zf.read(name))
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-index",
+                    "--target", str(folder), str(wheel)], check=True, capture_output=True, timeout=300)
+    return folder
+
+
+def otter_points(autograder: Path, submission: Path, *, timeout: float = 900,
+                 site: Path | None = None) -> dict[str, float]:
     """``otter run -a autograder submission``: points per question (``<paper>_ex<N>``) from results.json.
 
     The ``LDPFAIR_*`` folders point at an empty folder (and the cache is empty), so the
-    submission reads only what the zip bundles.
+    submission reads only what the zip bundles; with ``site`` (see :func:`install_wheel`)
+    the kernel imports the zip's ldpfair.
 
     Raises
     ------
@@ -156,6 +174,9 @@ def otter_points(autograder: Path, submission: Path, *, timeout: float = 900) ->
         env = {**os.environ, **{v: str(empty) for v in ("LDPFAIR_DATA_DIR", "LDPFAIR_REFERENCE_DIR",
                                                          "LDPFAIR_RESULTS_DIR", "LDPFAIR_CACHE_DIR")},
                "LDPFAIR_CACHE": str(cache)}
+        if site is not None:
+            env["PYTHONPATH"] = os.pathsep.join([str(site), *[p for p in env.get("PYTHONPATH", "").split(
+                os.pathsep) if p and Path(p).resolve() != Path(__file__).resolve().parents[1]]])
         command = [sys.executable, "-m", "otter", "run", "-a", str(autograder), "-o", tmp, str(sub)]
         proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False, env=env)
         results = Path(tmp) / "results.json"

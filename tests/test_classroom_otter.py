@@ -9,7 +9,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from fixtures_submissions import KINDS, ldpfair_points, otter_points, write_submissions
+from fixtures_submissions import KINDS, install_wheel, ldpfair_points, otter_points, write_submissions
 from test_classroom import CHAPTER
 
 from ldpfair import classroom
@@ -177,7 +177,8 @@ def test_otter_and_ldpfair_agree_on_a_runaway_loop_and_the_tiny_chapter(tiny, tm
     nbformat.write(loop, tmp_path / "subs" / "loop.ipynb")
     subs["loop"] = tmp_path / "subs" / "loop.ipynb"
     key, grades = classroom.grade(list(subs.values()), tiny.key, timeout=20, jobs=2)
-    table = {kind: (otter_points(tiny.autograder, path), ldpfair_points(g, "tiny"))
+    site = install_wheel(tiny.autograder, tmp_path / "site")  # the kernel imports the zip's ldpfair
+    table = {kind: (otter_points(tiny.autograder, path, site=site), ldpfair_points(g, "tiny"))
              for (kind, path), g in zip(subs.items(), grades, strict=True)}
     for kind, (otter_pts, ldpfair_pts) in table.items():
         assert otter_pts == ldpfair_pts, (kind, table)
@@ -189,15 +190,17 @@ def test_otter_and_ldpfair_agree_on_a_runaway_loop_and_the_tiny_chapter(tiny, tm
 @pytest.mark.slow
 @pytest.mark.data
 def test_otter_and_ldpfair_give_the_same_points_on_seven_kinds(tmp_path):
-    """makhlouf2024: `otter run -a ZIP` (reading only what the zip bundles) and `ldpfair assignment grade`."""
+    """makhlouf2024: `otter run -a ZIP` (the zip's ldpfair wheel, reading only the files the zip bundles)
+    and `ldpfair assignment grade` give the same points per exercise to each kind."""
     from concurrent.futures import ThreadPoolExecutor
 
     result = classroom.export_assignment("makhlouf2024", output=tmp_path / "mk", context="setup")
     subs = write_submissions(result.student, result.key, tmp_path / "subs")
     assert tuple(subs) == KINDS
     key, grades = classroom.grade(list(subs.values()), result.key, jobs=2)
+    site = install_wheel(result.autograder, tmp_path / "site")
     with ThreadPoolExecutor(max_workers=2) as pool:
-        otter = list(pool.map(lambda p: otter_points(result.autograder, p), subs.values()))
+        otter = list(pool.map(lambda p: otter_points(result.autograder, p, site=site), subs.values()))
     table = {kind: (o, ldpfair_points(g, "makhlouf2024"))
              for kind, o, g in zip(subs, otter, grades, strict=True)}
     for kind, (otter_pts, ldpfair_pts) in table.items():
