@@ -210,3 +210,31 @@ def test_otter_and_ldpfair_give_the_same_points_on_seven_kinds(tmp_path):
     assert total["blank"] == 0
     assert 0 < total["wrong"] < key.possible and 0 < total["wrong_type"] < key.possible
     assert 0 < total["raising"] < key.possible
+
+
+def test_a_raising_key_is_named_at_the_same_cell_with_and_without_the_zip(chapter, tmp_path):
+    chapter.write_text(CHAPTER.replace("SOLUTION_ONE = 2 * x", 'raise RuntimeError("broken key")'))
+    lines = []
+    for otter in (False, True):
+        with pytest.raises(ValueError, match=r"^the solution key raised in cell \d+ \(exercise 1\): "
+                                             r"RuntimeError: broken key$") as info:
+            classroom.export_assignment(chapter, "1,2", output=tmp_path / f"o{otter}", otter=otter)
+        lines.append(str(info.value))
+    assert lines[0] == lines[1]
+
+
+def test_the_zip_bundles_the_files_the_key_opened_by_collection(tmp_path, monkeypatch):
+    from ldpfair.classroom.export import bundled_files
+
+    data, results = tmp_path / "data", tmp_path / "results"
+    (data / "uci-adult").mkdir(parents=True)
+    (results / "xu2019").mkdir(parents=True)
+    (data / "uci-adult" / "adult.data").write_text("x")
+    (results / "xu2019" / "table1.csv.gz").write_text("y")
+    (tmp_path / "elsewhere.txt").write_text("z")
+    monkeypatch.setenv("LDPFAIR_DATA_DIR", str(data))
+    monkeypatch.setenv("LDPFAIR_RESULTS_DIR", str(results))
+    opened = [str(data / "uci-adult" / "adult.data"), str(results / "xu2019" / "table1.csv.gz"),
+              str(tmp_path / "elsewhere.txt"), str(data / "missing.csv"), "/proc/cpuinfo"]
+    assert bundled_files(opened) == {"data/uci-adult/adult.data": data / "uci-adult" / "adult.data",
+                                     "results/xu2019/table1.csv.gz": results / "xu2019" / "table1.csv.gz"}

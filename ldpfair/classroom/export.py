@@ -169,6 +169,7 @@ def compute_key_traced(key: Any, *, timeout: float = 1200, trace: bool = True
     if run.errors:
         index, error = run.errors[0]
         where = _exercise_of(run.notebook, index)
+        index -= 1 if trace else 0  # the cell's index in the key, without the tracing cell
         raise ValueError(f"the solution key raised in cell {index}{where}: {error.splitlines()[0]}")
     captured = _printed(run.notebook.cells[-2 if trace else -1], _CAPTURE)
     if captured is None:
