@@ -238,3 +238,11 @@ def test_the_zip_bundles_the_files_the_key_opened_by_collection(tmp_path, monkey
               str(tmp_path / "elsewhere.txt"), str(data / "missing.csv"), "/proc/cpuinfo"]
     assert bundled_files(opened) == {"data/uci-adult/adult.data": data / "uci-adult" / "adult.data",
                                      "results/xu2019/table1.csv.gz": results / "xu2019" / "table1.csv.gz"}
+
+
+def test_no_pdf_without_open_questions(chapter, tmp_path):
+    """Exercise 2 alone has no open question: the zip asks for no PDF (its filter would keep nothing)."""
+    result = classroom.export_assignment(chapter, "2", output=tmp_path / "o")
+    config = json.loads(_zip_text(result.autograder)["otter_config.json"])
+    assert config["pdf"] is False and config["filtering"] is False
+    assert "BEGIN QUESTION" not in result.student.read_text()

@@ -17,7 +17,8 @@ student notebook exists) from:
 - the data, reference and results files the key read when the export ran it (recorded
   as it ran), inside the zip, read through ldpfair's sha256 registry as usual.
 - ``otter_config.json``: the assignment name, PDF export of the open questions (filtered
-  to the ``<!-- BEGIN QUESTION -->`` blocks the handout marks), and the plugin
+  to the ``<!-- BEGIN QUESTION -->`` blocks the handout marks; none without open
+  questions), and the plugin
   :class:`ldpfair.classroom.otter_plugin.GradingSetup` with the time limit and the
   folders of the bundled files.
 
@@ -227,13 +228,13 @@ def requirements(wheel: str) -> str:
             f"/autograder/source/files/{wheel}\n")
 
 
-def _config(name: str, time_limit: float, bundle: Mapping[str, str]) -> dict[str, Any]:
+def _config(name: str, time_limit: float, bundle: Mapping[str, str], *, pdf: bool) -> dict[str, Any]:
     return {
         "assignment_name": name,
         "lang": "python",
-        "pdf": True,
-        "filtering": True,
-        "pagebreaks": True,
+        "pdf": pdf,
+        "filtering": pdf,
+        "pagebreaks": pdf,
         "show_stdout": False,
         "show_hidden": False,
         "plugins": [{PLUGIN: {"time_limit": time_limit, "files": BUNDLE, "folders": dict(bundle)}}],
@@ -285,8 +286,9 @@ def write_otter(key: Any, name: str, output: Path, files: Mapping[str, Path], *,
         (otter_test_source(name, e["number"], e["graded"]["answers"]),
          folder / "tests" / f"{name}_ex{e['number']}.py")
         for e in meta["exercises"] if e["graded"]["answers"]]
+    config = _config(name, time_limit, bundle, pdf=any(e["graded"]["manual"] for e in meta["exercises"]))
     pairs += [(requirements(wheel.name), folder / "requirements.txt"),
-              (json.dumps(_config(name, time_limit, bundle), indent=2) + "\n", folder / "otter_config.json")]
+              (json.dumps(config, indent=2) + "\n", folder / "otter_config.json")]
     write_atomic(pairs)
     zip_path = folder / f"{name}_autograder.zip"
     command = [sys.executable, "-m", "otter", "generate", "-t", "tests", "-o", zip_path.name,
