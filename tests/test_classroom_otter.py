@@ -240,6 +240,7 @@ def test_the_zip_bundles_the_files_the_key_opened_by_collection(tmp_path, monkey
                                      "results/xu2019/table1.csv.gz": results / "xu2019" / "table1.csv.gz"}
 
 
+@pytest.mark.slow
 def test_no_pdf_without_open_questions(chapter, tmp_path):
     """Exercise 2 alone has no open question: the zip asks for no PDF (its filter would keep nothing)."""
     result = classroom.export_assignment(chapter, "2", output=tmp_path / "o")
