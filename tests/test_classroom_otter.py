@@ -247,3 +247,18 @@ def test_no_pdf_without_open_questions(chapter, tmp_path):
     config = json.loads(_zip_text(result.autograder)["otter_config.json"])
     assert config["pdf"] is False and config["filtering"] is False
     assert "BEGIN QUESTION" not in result.student.read_text()
+
+
+def test_without_a_checkout_the_zip_is_refused_in_one_line(chapter, tmp_path, monkeypatch):
+    """An installed ldpfair (no pyproject.toml to build the wheel from): said before anything runs."""
+    def no_checkout():
+        raise ValueError("the Otter autograder needs ldpfair's source checkout to build its wheel; ldpfair "
+                         "is imported from /site-packages, which has no pyproject.toml")
+
+    monkeypatch.setattr(otter_route, "checkout", no_checkout)
+    with pytest.raises(ValueError, match="needs ldpfair's source checkout"):
+        classroom.export_assignment(chapter, "1", output=tmp_path / "o", otter=True)
+    assert not (tmp_path / "o").exists()
+    result = classroom.export_assignment(chapter, "1", output=tmp_path / "o")
+    assert result.autograder is None and result.note.startswith("note: no Otter autograder was written: ")
+    assert result.student.is_file() and result.key.is_file()

@@ -282,15 +282,25 @@ def export_assignment(
     if earlier and not force:
         raise ValueError(f"{str(out)!r} already holds an export ({', '.join(earlier)}); pass --force to "
                          "overwrite it or give another folder with -o")
-    with_otter = otter is not False and available
+    note = OTTER_MISSING if otter is None and not available else ""
+    if otter is not False and available:
+        try:
+            otter_export.checkout()  # the wheel is built from it: say so before anything runs
+        except ValueError as exc:
+            if otter:
+                raise
+            note = f"note: no Otter autograder was written: {exc}"
+    with_otter = otter is not False and available and not note
     executed, values, bundle = compute_key_traced(key, timeout=timeout, trace=with_otter)
     key = _with_hidden_tests(executed, values)
     student.metadata["ldpfair"] = public_metadata(student.metadata["ldpfair"])
     otter_export.prepare_handout(student, name)  # Otter's metadata: one handout for both graders
-    result = Export(out / f"{name}_assignment.ipynb", out / f"{name}_solutions.ipynb")
+    result = Export(out / f"{name}_assignment.ipynb", out / f"{name}_solutions.ipynb", note=note)
     write_atomic([(student, result.student), (key, result.key)])
-    if otter is False:
-        return result
+    if with_otter:
+        result.master, result.autograder = otter_export.write_otter(key, name, out, bundle,
+                                                                    time_limit=time_limit, timeout=timeout)
+    return result
     if not available:
         result.note = OTTER_MISSING
         return result

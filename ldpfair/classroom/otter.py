@@ -40,8 +40,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["available", "prepare_handout", "otter_test_source", "build_wheel", "requirements", "write_otter",
-           "PYTHON", "PLUGIN", "BUNDLE"]
+__all__ = ["available", "checkout", "prepare_handout", "otter_test_source", "build_wheel", "requirements",
+           "write_otter", "PYTHON", "PLUGIN", "BUNDLE"]
 
 #: Python of the grading image (the locks are made for CPython 3.11).
 PYTHON = "3.11"
@@ -150,14 +150,14 @@ def otter_test_source(name: str, number: int, answers: Iterable[Mapping[str, Any
     return "\n".join(lines) + "\n"
 
 
-def _root() -> Path:
+def checkout() -> Path:
     """The checkout ldpfair is imported from (ValueError when it is an installed copy)."""
     import ldpfair
 
     root = Path(ldpfair.__file__).resolve().parents[1]
     if not (root / "pyproject.toml").is_file():
         raise ValueError(f"the Otter autograder needs ldpfair's source checkout to build its wheel; "
-                         f"ldpfair is imported from {root}, which has no pyproject.toml (use --no-otter)")
+                         f"ldpfair is imported from {root}, which has no pyproject.toml")
     return root
 
 
@@ -169,7 +169,7 @@ def build_wheel(folder: Path, *, timeout: float = 600) -> Path:
     ValueError
         If there is no checkout or the build fails (its last line).
     """
-    root = _root()
+    root = checkout()
     folder.mkdir(parents=True, exist_ok=True)
     try:
         proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
@@ -213,7 +213,7 @@ def requirements(wheel: str) -> str:
     so its pins agree with Otter's), else from what is installed here.
     """
     pins: dict[str, str] = {}
-    lock = _root() / "requirements" / "lock-dev.txt"
+    lock = checkout() / "requirements" / "lock-dev.txt"
     if lock.is_file():
         for line in lock.read_text().splitlines():
             m = re.match(r"^([A-Za-z0-9_.\-]+)==([^\s\\;]+)", line)
