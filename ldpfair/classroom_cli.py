@@ -93,7 +93,7 @@ def _run(args: argparse.Namespace) -> int:
     print(f"student notebook: {result.student}")
     print(f"solution key:     {result.key} (executed; hidden tests from its values)")
     if result.autograder is not None:
-        print(f"otter master:     {result.master}")
+        print(f"otter sources:    {result.master}")
         print(f"otter autograder: {result.autograder}")
     if result.note:
         print(result.note, file=sys.stderr)
@@ -107,8 +107,8 @@ def add_subcommand(subparsers: Any) -> None:
         help="export a chapter's exercises (student notebook, key, Otter autograder) or grade submissions",
         description="`ldpfair assignment PAPER -o DIR` writes <paper>_assignment.ipynb (solutions removed, "
         "an answer cell and a public test after each exercise), <paper>_solutions.ipynb (the key, executed "
-        "once to compute the hidden tests) and, with otter-grader installed, the Otter master notebook and "
-        "<paper>_autograder.zip. `ldpfair assignment grade SUBMISSION.ipynb [...] [--key KEY.ipynb] "
+        "once to compute the hidden tests) and, with otter-grader installed, <paper>_autograder.zip (Otter, "
+        "same notebook). `ldpfair assignment grade SUBMISSION.ipynb [...] [--key KEY.ipynb] "
         "[--csv OUT.csv]` runs each submission in a fresh kernel and grades it with the key's hidden tests. "
         "Exercises are numbered 1..N in the order of the chapter.",
     )

@@ -50,9 +50,9 @@ What :func:`export_assignment` writes (runnable offline with ``LDPFAIR_DATA_DIR`
 - ``<paper>_solutions.ipynb``: the key, executed once by the export: the solutions
   (code cells tagged ``solution``), the rubric lines, and a hidden test cell per
   exercise generated from the values the key computed.
-- with otter-grader installed (the ``classroom`` extra): ``otter/<paper>.ipynb``, the
-  Otter Assign master notebook, Otter's output in ``otter/dist`` and
-  ``<paper>_autograder.zip``.
+- with otter-grader installed (the ``classroom`` extra): ``<paper>_autograder.zip``, an
+  Otter autograder for the same student notebook (:mod:`ldpfair.classroom.otter`), and
+  ``otter/``, the inputs ``otter generate`` made it from.
 
 :func:`grade` runs submissions in fresh kernels and the key's hidden tests on them
 (``ldpfair assignment grade``).
