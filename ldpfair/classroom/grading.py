@@ -8,6 +8,7 @@ submission.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -373,7 +374,7 @@ def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[
 
         def one(p: Path) -> Grade:
             return _grade_variant(p, variants, keys, timeout=timeout, sandboxed=sandboxed, hide=hide)
-        k = next(iter(keys.values()))
+        k = dataclasses.replace(next(iter(keys.values())), variant="")  # each grade names its own
     else:
         k = load_key(key)
 
@@ -403,7 +404,7 @@ def _grade_variant(path: Path, variants: Any, keys: dict[str, Key], *, timeout: 
     if why:
         grade = _zero(first, Grade(path, possible=first.possible, manual_points=first.manual_points), why)
         for a in grade.answers:
-            a.message = "not graded: the variant stamp did not verify (see the status)"
+            a.message = "not graded: see the variant stamp line above"
         grade.variant = vid
         return grade
     grade = grade_submission(path, keys[vid], timeout=timeout, sandboxed=sandboxed, hide=hide)
