@@ -72,7 +72,8 @@ def main() -> None:
             else:
                 result = export_assignment(paper, output=Path(tmp) / "handout", context="setup", otter=False)
                 key_arg = result.key
-                copies = [Path(shutil.copy(result.key, subs / f"student{i}.ipynb")) for i in range(args.copies)]
+                copies = [Path(shutil.copy(result.key, subs / f"student{i}.ipynb"))
+                          for i in range(args.copies)]
             export_s = time.perf_counter() - t0
             load_before = os.getloadavg()[0]
             t0 = time.perf_counter()
