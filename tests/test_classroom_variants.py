@@ -359,3 +359,17 @@ def test_a_chapters_variants_differ_in_expected_answers(tmp_path):
     params = [json.dumps(r["parameters"], sort_keys=True) for r in
               json.loads(result.manifest.read_text())["variants"].values()]
     assert params[0] != params[1]
+
+
+def test_a_graded_cell_may_declare_its_variant_parameters(chapter):
+    source = ('from ldpfair.classroom import answer, graded, vary\n\n'
+              'step = vary(1, values=[2, 3], doc="the step")\ngraded(answer("PLUS", "integer"))\n')
+    assert [v.name for v in parse_variants(source, "cell", graded=True)] == ["step"]
+    assert parse_variants('graded(answer("PLUS", "integer"))', "cell", graded=True) == ()
+    text = chapter.read_text().replace('graded(answer("PLUS", "integer"))',
+                                       'step = vary(1, values=[2, 3])\ngraded(answer("PLUS", "integer"))')
+    chapter.write_text(text)
+    assert [v.name for v in classroom.list_exercises(chapter)[1].variables] == ["step"]
+    chapter.write_text(text.replace("step = vary(1", "mult = vary(1"))  # a name another exercise declares
+    with pytest.raises(ValueError, match="variant parameter 'mult' of 'tiny-ex2' is declared twice"):
+        classroom.list_exercises(chapter)

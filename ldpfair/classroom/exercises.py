@@ -143,6 +143,15 @@ def _blocks(nb: Any) -> list[_Block]:
     return out
 
 
+def _add_variables(ex: Exercise, exercises: dict[str, Exercise], found: tuple[Vary, ...], where: str) -> None:
+    """Add an exercise's variant parameters, refusing a name declared twice in the chapter."""
+    taken = {v.name for e in exercises.values() for v in e.variables}
+    twice = sorted(taken & {v.name for v in found})
+    if twice:
+        raise ValueError(f"{where}: variant parameter {twice[0]!r} of {ex.label!r} is declared twice")
+    ex.variables = (*ex.variables, *found)
+
+
 def _parse(nb: Any, where: str) -> tuple[list[Exercise], list[tuple[str, Any]]]:
     """Exercises and the chapter as a stream of ("text"|"code"|"exercise", payload) items."""
     exercises: dict[str, Exercise] = {}
@@ -187,19 +196,15 @@ def _parse(nb: Any, where: str) -> tuple[list[Exercise], list[tuple[str, Any]]]:
                 raise ValueError(f"{where}: exercise {ex.label!r} has two cells tagged {GRADED_TAG!r}")
             ex.graded = parse_declaration(b.source, f"{where}: graded answers of {ex.label!r}")
             ex.graded_source = b.source
+            _add_variables(ex, exercises, parse_variants(b.source, f"{where}: variant parameters of "
+                                                         f"{ex.label!r}", graded=True), where)
         elif b.kind == "code" and VARIANT_TAG in (b.metadata.get("tags") or []):
             if current is not None or not exercises:
                 raise ValueError(f"{where}: a cell tagged {VARIANT_TAG!r} must sit between an exercise and "
                                  "its solution")
             ex = list(exercises.values())[-1]
-            if ex.variables:
-                raise ValueError(f"{where}: exercise {ex.label!r} has two cells tagged {VARIANT_TAG!r}")
-            ex.variables = parse_variants(b.source, f"{where}: variant parameters of {ex.label!r}")
-            taken = {v.name for e in exercises.values() if e is not ex for v in e.variables}
-            twice = sorted(taken & {v.name for v in ex.variables})
-            if twice:
-                raise ValueError(f"{where}: variant parameter {twice[0]!r} of {ex.label!r} is declared by "
-                                 "another exercise too")
+            _add_variables(ex, exercises, parse_variants(b.source, f"{where}: variant parameters of "
+                                                         f"{ex.label!r}"), where)
         elif current is not None:
             if b.source.strip():
                 current.solution.append(("markdown" if b.kind == "text" else "code", b.source, b.metadata))

@@ -1,7 +1,8 @@
 """Per-student variants of an assignment: declared parameters, reproducible draws, tamper-evident stamps.
 
 An exercise declares the parameters a variant may change in a code cell tagged
-``variant`` between the ``{exercise}`` directive and its solution::
+``variant`` between the ``{exercise}`` directive and its solution (or among the
+statements of its ``graded`` cell)::
 
     from ldpfair.classroom import vary
 
@@ -106,8 +107,18 @@ def vary(default: Any, values: Iterable[Any], *, doc: str = "") -> Any:
     return default
 
 
-def parse_variants(source: str, where: str = "<cell>") -> tuple[Vary, ...]:
+def _is_vary(stmt: ast.stmt) -> bool:
+    return (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Name) and stmt.value.func.id == "vary")
+
+
+def parse_variants(source: str, where: str = "<cell>", *, graded: bool = False) -> tuple[Vary, ...]:
     """The parameters declared by a ``variant`` cell: imports and ``NAME = vary(...)`` statements.
+
+    With ``graded=True`` the source is an exercise's ``graded`` cell, which may declare its
+    variant parameters among its other statements: only the ``NAME = vary(...)`` ones are read
+    (none is fine).
 
     Raises
     ------
@@ -120,6 +131,10 @@ def parse_variants(source: str, where: str = "<cell>") -> tuple[Vary, ...]:
     except SyntaxError as exc:
         raise ValueError(f"{where}: the variant cell is not valid Python ({exc.msg}, line {exc.lineno})") \
             from None
+    if graded:
+        tree.body = [s for s in tree.body if _is_vary(s)]
+        if not tree.body:
+            return ()
     out: list[Vary] = []
 
     def record(default: Any, values: Iterable[Any], *, doc: str = "") -> tuple[Any, tuple[Any, ...], str]:
@@ -128,11 +143,7 @@ def parse_variants(source: str, where: str = "<cell>") -> tuple[Vary, ...]:
     for stmt in tree.body:
         if isinstance(stmt, ast.ImportFrom | ast.Import):
             continue
-        ok = (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1
-              and isinstance(stmt.targets[0], ast.Name) and isinstance(stmt.value, ast.Call)
-              and isinstance(stmt.value.func, ast.Name)
-              and stmt.value.func.id == "vary")
-        if not ok:
+        if not _is_vary(stmt):
             raise ValueError(f"{where}: line {stmt.lineno}: a variant cell holds only `NAME = vary(default, "
                              "values=[...], doc=...)` statements")
         assert isinstance(stmt, ast.Assign) and isinstance(stmt.targets[0], ast.Name)
