@@ -12,6 +12,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from test_classroom import _printed_values
 
 from ldpfair import classroom
 from ldpfair.classroom import variants
@@ -356,6 +357,9 @@ def test_a_chapters_variants_differ_in_expected_answers(tmp_path):
     assert [s["name"] for s in a.specs] == [s["name"] for s in b.specs]  # the same questions ...
     answers = [{s["name"]: s["expected"] for s in k.specs} for k in (a, b)]
     assert answers[0] != answers[1]  # ... other answers
+    for key_path, handout in zip(result.keys.values(), result.handouts, strict=True):
+        leaks = _printed_values(classroom.load_key(key_path), handout)
+        assert not leaks, f"{handout.name} states graded values: {leaks}"
     params = [json.dumps(r["parameters"], sort_keys=True) for r in
               json.loads(result.manifest.read_text())["variants"].values()]
     assert params[0] != params[1]

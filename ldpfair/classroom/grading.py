@@ -361,7 +361,8 @@ def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[
         name = meta.get("assignment")
         candidate = paths[0].parent / f"{name}_solutions.ipynb" if isinstance(name, str) and name else None
         if candidate is None or not candidate.is_file():
-            raise ValueError(f"no key found next to {str(paths[0])!r}; give --key <paper>_solutions.ipynb")
+            raise ValueError(f"no key found next to {str(paths[0])!r}; give --key <paper>_solutions.ipynb "
+                             "(or <paper>_variants.json for an export with variants)")
         key = candidate
     from .variants import MANIFEST_SUFFIX, load_variants
 
