@@ -40,6 +40,10 @@ so that solution code is executed by every book build and cannot rot::
   the names the solution binds, their kind, tolerance and points, and open
   questions with a rubric line. Every exercise has at least one autograded answer;
   an answer that depends on randomness uses a seed the exercise states.
+- An exercise may declare the parameters a per-student variant changes in a code
+  cell tagged ``variant`` (``ex1_seed = vary(0, values=range(1, 10), doc=...)``)
+  between the exercise and its solution; its solution reads those names (see
+  :mod:`ldpfair.classroom.variants`).
 
 What :func:`export_assignment` writes (runnable offline with ``LDPFAIR_DATA_DIR``):
 
@@ -76,10 +80,12 @@ from .exercises import (
 from .export import Export, export_assignment
 from .grading import Grade, Key, format_grade, grade, grade_submission, grades_csv, load_key, write_feedback
 from .run import execute_notebook
+from .variants import VariantExport, Variants, export_variants, load_variants, vary
 
 __all__ = [
     "KINDS", "Answer", "Graded", "Manual", "answer", "graded", "manual", "parse_declaration",
     "CONTEXTS", "GRADED_TAG", "Exercise", "build_assignment", "exercises_table", "list_exercises",
     "parse_exercises", "select_exercises", "Export", "export_assignment", "Grade", "Key", "format_grade",
     "grade", "grade_submission", "grades_csv", "load_key", "execute_notebook", "write_feedback",
+    "VariantExport", "Variants", "export_variants", "load_variants", "vary",
 ]
