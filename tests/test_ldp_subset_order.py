@@ -61,7 +61,8 @@ def test_privatized_supports_are_identical(split, monkeypatch):
 
 def test_privatized_frame_is_identical(monkeypatch):
     gen = np.random.default_rng(2)
-    df = pd.DataFrame({"x": gen.normal(size=2000), "g": gen.integers(0, 2, 2000), "r": gen.integers(0, 5, 2000)})
+    df = pd.DataFrame({"x": gen.normal(size=2000), "g": gen.integers(0, 2, 2000),
+                       "r": gen.integers(0, 5, 2000)})
     (new, u_new), (old, u_old) = _both(
         lambda rng: privatize_frame(df, ["g", "r"], 1.0, protocol="SS", rng=rng), monkeypatch)
     assert u_new == u_old

@@ -203,9 +203,9 @@ def _prefix(
         return np.where(lo > 0, np.log(np.maximum(lo, 1e-300) / np.maximum(hi, 1e-300)), -np.inf), order
 
 
-def _pair_view(cells: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+def _pair_view(cells: tuple[np.ndarray, ...]) -> np.ndarray:
     """Counts ``c[v, w, x, cell]`` of the two-bit cells (bit v, bit w) under input x in {v (0), w (1)}."""
-    n_x, m, r = cells
+    n_x, m, r = cells[:3]
     k = n_x.size
     dv = np.diag(m)
     out = np.zeros((k, k, 2, 4), dtype=np.int64)
@@ -263,7 +263,7 @@ def empirical_audit(
     PrivacyAuditError
         When the sampler's outputs disagree with its declaration (one line).
     """
-    from .audit_events import check_support, consistency, mixed_batch, pair_cells, report_codes
+    from .audit_events import check_support, consistency, empty_cells, mixed_batch, pair_cells, report_codes
 
     epsilon = check_epsilon(epsilon, "epsilon")
     if not isinstance(rng, np.random.Generator):
@@ -283,7 +283,7 @@ def empirical_audit(
 
     # a channel's reports are its outputs (the whole-report view is exact); others are also read by support
     use_support = not isinstance(mech, ChannelMechanism)
-    empty = (np.zeros(k, dtype=np.int64), np.zeros((k, k), dtype=np.int64), np.zeros((k, k), dtype=np.int64))
+    empty = empty_cells(k)
     views: list[dict[str, Any]] = []
     for h, count in enumerate((half, samples - half)):
         truth = mixed_batch(k, count, rng, real if h == 0 else None)
