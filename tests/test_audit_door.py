@@ -194,3 +194,34 @@ def test_every_k_is_audited():
             plugins.admit("leaky44", [1.0], (2, 16), samples=N)
     finally:
         plugins.unregister("leaky44")
+
+
+@pytest.mark.parametrize("k", [2, 16])
+def test_olh_at_eps10_is_audited_exactly_in_compressed_form(k):
+    mech = make_protocol("OLH", k, 10.0)
+    assert mech.g == 22027
+    with pytest.raises(ValueError, match="refusing g=22027"):
+        mech.channel  # noqa: B018 - the dense g x g matrix is not built
+    r = audit(mech, 10.0, samples=40_000 if k == 2 else 20_000, rng=_rng(10, k))
+    assert r.passed and r.method == "exact+empirical" and r.level == pytest.approx(10.0, rel=1e-9)
+    assert 0 < r.lower_bound <= 10.0
+
+
+def test_olh_at_eps10_claiming_less_is_refused_by_the_exact_level():
+    with pytest.raises(PrivacyAuditError, match=r"^privacy audit refused OLH \(k=2, epsilon=9\.5\): exact "
+                       r"level eps\*\(Q\) = 10 ") as e:
+        audit(make_protocol("OLH", 2, 10.0), 9.5, samples=1000, rng=_rng(11))
+    assert "\n" not in str(e.value)
+
+
+def test_symmetric_channel_is_the_dense_one_compressed():
+    from ldpfair.ldp.audit import exact_audit
+    from ldpfair.ldp.symmetric_channel import SymmetricChannel
+
+    grr = GRR(7, 1.3)
+    dense, compact = exact_audit(grr.channel, 1.3), exact_audit(grr.symmetric_channel(), 1.3)
+    assert compact.level == pytest.approx(dense.level, rel=1e-12) and compact.worst == dense.worst
+    assert exact_audit(GRR(5000, 2.0).symmetric_channel(), 2.0).passed  # no 5000 x 5000 matrix
+    assert exact_audit(SymmetricChannel(3, 1 / 3, 1 / 3), 0.1).level == 0.0  # uniform: level 0
+    with pytest.raises(ValueError, match="rows must sum to 1"):
+        SymmetricChannel(3, 0.5, 0.5)

@@ -30,6 +30,7 @@ claims (a bug such as pure-LDP's unary-encoding sampler, issue #11).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +40,7 @@ from scipy import stats
 
 from .._validation import check_epsilon
 from .channel import check_channel_matrix, within_level
+from .symmetric_channel import SymmetricChannel
 
 __all__ = ["AuditResult", "PrivacyAuditError", "audit", "clopper_pearson", "empirical_audit", "exact_audit"]
 
@@ -138,12 +140,19 @@ def clopper_pearson(successes: np.ndarray, n: int, alpha: float) -> tuple[np.nda
 def exact_audit(Q: Any, epsilon: float, *, name: str = "mechanism") -> AuditResult:
     """Audit a channel ``Q[v, z] = P(z | v)`` against ``epsilon`` exactly.
 
+    ``Q`` is a matrix or a :class:`~ldpfair.ldp.symmetric_channel.SymmetricChannel`
+    (the compressed form of a channel too large to build, e.g. OLH's at ``epsilon = 10``).
+
     Returns
     -------
     AuditResult
         ``passed`` when ``eps*(Q) <= epsilon`` (slack of :func:`~ldpfair.ldp.channel.within_level`).
     """
     epsilon = check_epsilon(epsilon, "epsilon")
+    if isinstance(Q, SymmetricChannel):  # compressed: two probabilities, any size
+        level, worst = Q.level()
+        return AuditResult(name, Q.size, epsilon, "exact", level, math.nan, 0,
+                           bool(within_level(level, epsilon)), worst)
     Q = check_channel_matrix(Q)
     hi, lo = Q.max(axis=0), Q.min(axis=0)
     used = hi > 0
@@ -365,6 +374,22 @@ def _declared_ratio(mech: Any) -> Any:
     return ratio
 
 
+def _channel_of(mech: Any) -> Any:
+    """The mechanism's channel: its dense ``channel``, else its compressed ``symmetric_channel()``.
+
+    A built-in GRR or local hashing whose dense channel is too large to build
+    (``channel`` raises ``ValueError``) gives its compressed form, so its exact
+    level is still known (OLH at ``epsilon = 10``: ``g = 22027``).
+    """
+    try:
+        return getattr(mech, "channel", None)
+    except ValueError:
+        compact = getattr(mech, "symmetric_channel", None)
+        if callable(compact):
+            return compact()
+        raise
+
+
 def audit(
     mech: Any,
     epsilon: float,
@@ -390,10 +415,12 @@ def audit(
         One line naming the worst pair of inputs and the output (or event).
     """
     label = str(name or getattr(mech, "name", type(mech).__name__))
-    Q = channel if channel is not None else getattr(mech, "channel", None)
+    Q = channel if channel is not None else _channel_of(mech)
     level = math.nan
     if Q is not None:
         ex = exact_audit(Q, epsilon, name=label)
+        if mech is not None and getattr(mech, "k", None) is not None:  # a hashed channel is g x g
+            ex = dataclasses.replace(ex, k=int(mech.k))
         if not ex.passed:
             raise PrivacyAuditError(f"privacy audit refused {ex.message()}")
         level = ex.level
@@ -411,7 +438,7 @@ def audit(
             )
         level = declared
     emp = empirical_audit(mech, epsilon, samples=samples, alpha=alpha, rng=rng, name=label, real=real,
-                          channel=Q)
+                          channel=None if isinstance(Q, SymmetricChannel) else Q)
     if not emp.passed:
         raise PrivacyAuditError(f"privacy audit refused {emp.message()}")
     method = "exact+empirical" if Q is not None else "empirical"

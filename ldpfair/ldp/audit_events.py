@@ -139,30 +139,26 @@ def _head(reports: Any, n: int, m: int) -> Any:
         return reports
 
 
-#: The audit's per-pair counts: ``(n_x, m, r, y2)`` (see :func:`pair_cells`).
-Cells = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+#: The audit's per-pair counts: ``(n_x, m, r)`` (see :func:`pair_cells`).
+Cells = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 def empty_cells(k: int) -> Cells:
     """Cells with no reports (a channel's audit, which reads whole reports only)."""
     zero = np.zeros((k, k), dtype=np.int64)
-    return np.zeros(k, dtype=np.int64), zero, zero.copy(), np.zeros(k, dtype=np.int64)
+    return np.zeros(k, dtype=np.int64), zero, zero.copy()
 
 
 def pair_cells(mech: Any, reports: Any, truth: np.ndarray, k: int) -> Cells:
-    """Counts for the two-bit events of every pair: ``(n_x, m, r, y2)``.
+    """Counts for the two-bit events of every pair: ``(n_x, m, r)``.
 
     ``n_x[x]`` reports came from input ``x``; ``m[x, u]`` of them support ``u``;
-    ``r[x, u]`` support both ``x`` and ``u``; ``y2[x]`` is the sum over those
-    reports of the squared number of *other* values they support (the second
-    moment that :func:`consistency` needs: a report's memberships are not
-    independent). Supports are computed in blocks.
+    ``r[x, u]`` support both ``x`` and ``u``. Supports are computed in blocks.
     """
     n = truth.size
     n_x = np.bincount(truth, minlength=k).astype(np.int64)
     m = np.zeros((k, k), dtype=np.int64)
     r = np.zeros((k, k), dtype=np.int64)
-    y2 = np.zeros(k, dtype=np.int64)
     for s in range(0, n, BLOCK):
         part = _slice(reports, s, min(n, s + BLOCK), n)
         sup = np.asarray(mech.support(part), dtype=bool)
@@ -173,9 +169,7 @@ def pair_cells(mech: Any, reports: Any, truth: np.ndarray, k: int) -> Cells:
         m += np.rint(onehot.T @ supf).astype(np.int64)
         own = sup[np.arange(t.size), t]
         r += np.rint((onehot * own[:, None].astype(np.float32)).T @ supf).astype(np.int64)
-        others = sup.sum(axis=1, dtype=np.int64) - own
-        y2 += np.bincount(t, weights=(others * others).astype(np.float64), minlength=k).astype(np.int64)
-    return n_x, m, r, y2
+    return n_x, m, r
 
 
 def _slice(reports: Any, start: int, stop: int, n: int) -> Any:
@@ -188,22 +182,12 @@ def _slice(reports: Any, start: int, stop: int, n: int) -> Any:
     return reports[start:stop]
 
 
-def _other_rate_pvalue(total: float, y2: float, n: int, k: int, q: float) -> float:
-    """Two-sided p-value of ``E[Y] = (k - 1) q`` from ``n`` reports' other-value counts ``Y``.
-
-    ``total`` and ``y2`` are the sum and the sum of squares of ``Y``. The test is a
-    z-test on the mean with the sample variance: the reports are independent,
-    their ``k - 1`` memberships are not. (A binomial test over ``n (k - 1)``
-    memberships assumes they are: for local hashing on consecutive inputs they are
-    positively correlated, a variance 2-5 times the binomial one at ``k = 128``,
-    ``epsilon = 4``, and it refused the correct OLH at p = 4e-11.)
-    """
-    mean = total / n
-    var = max(y2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
-    diff = mean - (k - 1) * q
-    if var == 0.0:
-        return 1.0 if abs(diff) <= 1e-9 * max(1.0, abs(mean)) else 0.0
-    return float(2 * stats.norm.sf(abs(diff) / math.sqrt(var / n)))
+def _binomial_pvalues(x: np.ndarray, n: int, prob: float) -> np.ndarray:
+    """Exact two-sided binomial p-values (twice the smaller tail, at most 1) of counts ``x`` out of ``n``."""
+    x = np.asarray(x, dtype=float)
+    lower = stats.binom.cdf(x, n, prob)
+    upper = stats.binom.sf(x - 1, n, prob)
+    return np.minimum(1.0, 2 * np.minimum(lower, upper))
 
 
 def consistency(
@@ -214,11 +198,15 @@ def consistency(
 
     With a channel (square or not) and integer reports: a chi-square test of each
     input's report histogram against ``Q[v]``. Otherwise, with declared ``p`` and
-    ``q``: a binomial test of ``P(v in S | v) = p`` (one membership per report)
-    and a z-test, with the sample variance, of the mean number of other values a
-    report supports, ``(k - 1) q`` (:func:`_other_rate_pvalue`). Bonferroni over
-    the inputs and the two tests; a disagreement counts when it is significant and
-    the rate is more than :data:`TOLERANCE` (relative) from the declared one.
+    ``q``: exact binomial tests of ``P(v in S | v) = p`` and of ``P(u in S | v) = q``
+    for each ``u != v`` separately (one membership per report each, so each count
+    is exactly binomial; Bonferroni over the ``k - 1`` values ``u``). The ``k - 1``
+    memberships of one report are not pooled: they need not be independent (for
+    local hashing on consecutive inputs they are positively correlated, and a
+    pooled binomial test refused the correct OLH at ``k = 128``, ``epsilon = 4``,
+    at p = 4e-11). Bonferroni over the inputs and the two tests; a disagreement
+    counts when it is significant and the rate is more than :data:`TOLERANCE`
+    (relative) from the declared one.
     """
     a = alpha / (2 * k)
     if channel is not None and isinstance(reports, np.ndarray) and reports.ndim == 1 \
@@ -247,20 +235,24 @@ def consistency(
         return None
     if not (math.isfinite(p) and math.isfinite(q)):
         return None
-    n_x, m, _, y2 = cells if cells is not None else pair_cells(mech, reports, truth, k)
-    own = np.diag(m).astype(float)
-    other = (m.sum(axis=1) - np.diag(m)).astype(float)
+    n_x, m, _ = cells if cells is not None else pair_cells(mech, reports, truth, k)
     for v in range(k):
-        for got, trials, prob, what in ((own[v], n_x[v], p, "p"), (other[v], n_x[v] * (k - 1), q, "q")):
-            if trials == 0:
-                continue
-            if what == "p":
-                pval = float(stats.binomtest(int(got), int(trials), min(max(prob, 0.0), 1.0)).pvalue)
-                test = "binomial"
-            else:
-                pval = _other_rate_pvalue(got, float(y2[v]), int(n_x[v]), k, prob)
-                test = "z-test on the reports' counts"
-            if pval < a and abs(got / trials - prob) > TOLERANCE * max(prob, 1e-12):
-                return (f"input {v}'s supports hold {'it' if what == 'p' else 'other values'} at rate "
-                        f"{got / trials:.4g}, not the declared {what} = {prob:.4g} ({test} p = {pval:.2g})")
+        nv = int(n_x[v])
+        if nv == 0:
+            continue
+        own = int(m[v, v])
+        pval = float(stats.binomtest(own, nv, min(max(p, 0.0), 1.0)).pvalue)
+        if pval < a and abs(own / nv - p) > TOLERANCE * max(p, 1e-12):
+            return (f"input {v}'s supports hold it at rate {own / nv:.4g}, not the declared p = {p:.4g} "
+                    f"(binomial p = {pval:.2g})")
+        others = np.delete(m[v], v)
+        pvals = _binomial_pvalues(others, nv, min(max(q, 0.0), 1.0)) * (k - 1)
+        rates = others / nv
+        bad = (pvals < a) & (np.abs(rates - q) > TOLERANCE * max(q, 1e-12))
+        if np.any(bad):
+            j = int(np.argmin(np.where(bad, pvals, np.inf)))
+            u = j + (j >= v)
+            return (f"input {v}'s supports hold value {u} at rate {rates[j]:.4g}, not the declared "
+                    f"q = {q:.4g} (binomial p = {min(float(pvals[j]), 1.0):.2g}, Bonferroni over the "
+                    f"{k - 1} other values)")
     return None
