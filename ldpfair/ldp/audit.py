@@ -284,6 +284,11 @@ def empirical_audit(
     k = int(mech.k)
     if k > MAX_AUDIT_K:
         raise ValueError(f"the empirical audit handles k <= {MAX_AUDIT_K} values, got k={k}")
+    if real is not None:
+        real = np.asarray(real).ravel()
+        if real.size and (real.dtype.kind not in "iu" or int(real.min()) < 0 or int(real.max()) >= k):
+            raise ValueError(f"real must hold integer codes in [0, {k}) (the domain audited), got "
+                             f"{real.dtype} values from {real.min()!r} to {real.max()!r}")
     label = str(name or getattr(mech, "name", type(mech).__name__))
     where = f"{label} (k={k}, epsilon={epsilon:g})"
     half = samples // 2
