@@ -142,7 +142,9 @@ def _main(args: argparse.Namespace) -> int:
     )  # resolves and audits: refusal is one line
     for r in cards.to_dict("records"):
         level = (
-            f"exact level {r['level']:.4g}" if r["privacy"] == "exact" else f"declared level {r['level']:.4g}"
+            f"exact level {r['level']:.4g}" if r["privacy"] == "exact"
+            else "no declared level (its level is the audit's)" if r["level"] != r["level"]  # nan
+            else f"declared level {r['level']:.4g}"
         )
         print(
             f"admitted {r['mechanism']} at epsilon={r['epsilon']:g}: {level}, audit lower bound "
