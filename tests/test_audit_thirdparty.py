@@ -80,6 +80,10 @@ def test_multi_freq_ldpy_grr_and_ss_are_admitted(cls):
     assert r.passed and 0.6 < r.lower_bound <= 1.0
 
 
-def test_multi_freq_ldpy_ss_with_sorted_members_is_admitted_at_k16():
+def test_multi_freq_ldpy_ss_member_order_leaks_and_sorted_is_admitted():
+    # SS_Client puts the true value first whenever it is in the subset (as the built-in SS did); its
+    # orders are too many for the whole-report buckets, the report-byte view sees the first member
+    with pytest.raises(PrivacyAuditError, match=r"refused multi-freq-ldpy SS \(k=16.*one byte of the report"):
+        audit(MfSSDrawOrder(16, 1.0), 1.0, samples=2 * N, rng=_rng(6))
     r = audit(MfSS(16, 1.0), 1.0, samples=2 * N, rng=_rng(6))
     assert r.passed and 0.6 < r.lower_bound <= 1.0

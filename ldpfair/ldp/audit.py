@@ -65,6 +65,11 @@ def power_line(epsilon: float, alpha: float = DEFAULT_ALPHA) -> str:
             f"probability 0.8 (measured at epsilon = {near:g}, k = 2, 10^6 reports per input)")
 
 
+#: What an event of each view of the empirical audit is a set of (for its one line).
+_VIEW_WORDS = {"report": "whole-report bucket(s)", "support bits": "support-bit cell(s)",
+               "report byte": "value(s) of one byte of the report"}
+
+
 class PrivacyAuditError(ValueError):
     """A mechanism failed its privacy audit (the message is one line)."""
 
@@ -115,8 +120,7 @@ class AuditResult:
         else:
             what = (
                 f"empirical audit ({self.samples:,} reports per input) gives a level of at least "
-                f"{self.lower_bound:.4g} at inputs ({v}, {w}) on an event of {z} "
-                f"{'whole-report bucket' if self.view == 'report' else 'support-bit cell'}(s)"
+                f"{self.lower_bound:.4g} at inputs ({v}, {w}) on an event of {z} {_VIEW_WORDS[self.view]}"
             )
         verdict = "within" if self.passed else "exceeds"
         where = f"{self.name} (k={self.k}, epsilon={self.epsilon:g})"
@@ -272,7 +276,15 @@ def empirical_audit(
     PrivacyAuditError
         When the sampler's outputs disagree with its declaration (one line).
     """
-    from .audit_events import check_support, consistency, empty_cells, mixed_batch, pair_cells, report_codes
+    from .audit_events import (
+        byte_view,
+        check_support,
+        consistency,
+        empty_cells,
+        mixed_batch,
+        pair_cells,
+        report_codes,
+    )
 
     epsilon = check_epsilon(epsilon, "epsilon")
     if not isinstance(rng, np.random.Generator):
@@ -318,8 +330,12 @@ def empirical_audit(
                 )
         bucket = (codes % np.uint64(nb)).astype(np.int64)
         whole = np.bincount(truth * nb + bucket, minlength=k * nb).reshape(k, nb)
+        if h == 0:
+            bv = byte_view(reports, truth, k)
+        else:
+            bv = None if views[0]["bytes"] is None else byte_view(reports, truth, k, views[0]["bytes"][1])
         views.append({"n": np.bincount(truth, minlength=k), "whole": whole,
-                      "pairs": _pair_view(cells)})
+                      "pairs": _pair_view(cells), "bytes": bv})
     A, B = views
     n_a, n_b = A["n"], B["n"]
     # half A: each pair's best likelihood-ratio prefix, on whole reports and on the two support bits
@@ -339,16 +355,28 @@ def empirical_audit(
     for i in range(iv.size):
         j = int(np.argmax(b[i]))
         cand.append((float(b[i, j]), "support bits", int(iv[i]), int(iw[i]), order[i, : j + 1]))
-    # the best events of each view (an overfitted view cannot crowd out the other)
+    if A["bytes"] is not None:  # one byte column of the report: a likelihood-ratio prefix of its values
+        cols = A["bytes"][0]
+        b, order = _prefix(cols[iv], cols[iw], n_a[iv][:, None], n_a[iw][:, None], a_sel)
+        width = b.shape[2]
+        for i in range(iv.size):
+            flat = int(np.argmax(b[i]))
+            col, j = divmod(flat, width)
+            cand.append((float(b[i, col, j]), "report byte", int(iv[i]), int(iw[i]),
+                         col * width + order[i, col, : j + 1]))
+    # the best events of each view (an overfitted view cannot crowd out the other); the support
+    # bits and the report's bytes (two structured views) share half of the events
     chosen = []
-    for kind in ("report", "support bits"):
-        mine = sorted((c for c in cand if c[1] == kind), key=lambda c: -c[0])
+    for kinds in (("report",), ("support bits", "report byte")):
+        mine = sorted((c for c in cand if c[1] in kinds), key=lambda c: -c[0])
         chosen += mine[: TESTED_EVENTS // 2]
     a = alpha / (2 * len(chosen))  # Bonferroni over the events tested on half B, two bounds each
     best, worst, view = -math.inf, (0, 1, 1), "report"
     for _, kind, v, w, event in chosen:
         if kind == "report":
             x, y = B["whole"][v][event].sum(), B["whole"][w][event].sum()
+        elif kind == "report byte":
+            x, y = B["bytes"][0][v].ravel()[event].sum(), B["bytes"][0][w].ravel()[event].sum()
         else:
             x, y = B["pairs"][v, w, 0][event].sum(), B["pairs"][v, w, 1][event].sum()
         bound = float(_bound(x, y, n_b[v], n_b[w], a))

@@ -28,8 +28,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-__all__ = ["Cells", "check_support", "consistency", "empty_cells", "mixed_batch", "pair_cells",
-           "report_codes", "report_fields"]
+__all__ = ["Cells", "byte_columns", "byte_view", "check_support", "consistency", "empty_cells", "mixed_batch",
+           "pair_cells", "report_codes", "report_fields"]
 
 _MULT_SEED = 0x5EED_A0D17
 #: Relative (rates) or total-variation (channels) gap from the declaration below which a
@@ -110,6 +110,44 @@ def report_codes(reports: Any, n: int) -> np.ndarray:
         code *= np.uint64(0x94D049BB133111EB)
         code ^= code >> np.uint64(31)
     return code
+
+
+#: Largest ``k (k - 1) x byte columns x 256`` of the report-byte view (its selection's array size).
+BYTE_VIEW_CELLS = 4_000_000
+
+
+def byte_columns(reports: Any, n: int) -> np.ndarray:
+    """The reports' bytes as an ``(n, C)`` uint8 matrix (every field, every column, in order)."""
+    return np.concatenate([_row_bytes(f) for f in report_fields(reports, n)], axis=1)
+
+
+def byte_view(reports: Any, truth: np.ndarray, k: int, columns: np.ndarray | None = None,
+              ) -> tuple[np.ndarray, np.ndarray] | None:
+    """Counts ``c[x, j, b]``: reports from input ``x`` whose byte column ``columns[j]`` holds ``b``.
+
+    The view on which a leak through one coordinate of the report (the position
+    of a member, a flag, one field) is a likelihood-ratio event even when the
+    whole report has too many values for the buckets of :func:`report_codes` (a
+    subset in draw order: the true value first). With ``columns=None`` (the first
+    half) the columns are those that vary across the batch; ``None`` is returned
+    when fewer than two vary (the whole-report view already is that column) or
+    when the view is larger than :data:`BYTE_VIEW_CELLS` allows.
+    """
+    n = truth.size
+    data = byte_columns(reports, n)
+    if columns is None:
+        varying = np.flatnonzero((data != data[:1]).any(axis=0)) if n else np.zeros(0, dtype=np.int64)
+        if varying.size < 2 or k * (k - 1) * varying.size * 256 > BYTE_VIEW_CELLS:
+            return None
+        columns = varying
+    c = columns.size
+    counts = np.zeros(k * c * 256, dtype=np.int64)
+    offs = (np.arange(c, dtype=np.int64) * 256)[None, :]
+    for s in range(0, n, BLOCK):
+        part = data[s : s + BLOCK][:, columns].astype(np.int64)
+        idx = truth[s : s + BLOCK, None] * (c * 256) + offs + part
+        counts += np.bincount(idx.ravel(), minlength=k * c * 256)
+    return counts.reshape(k, c, 256), columns
 
 
 def check_support(mech: Any, reports: Any, codes: np.ndarray, k: int) -> None:
