@@ -28,6 +28,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from ._kernels import pair_counts
+
 __all__ = ["Cells", "byte_columns", "byte_view", "check_support", "consistency", "empty_cells", "mixed_batch",
            "pair_cells", "report_codes", "report_fields"]
 
@@ -199,14 +201,9 @@ def pair_cells(mech: Any, reports: Any, truth: np.ndarray, k: int) -> Cells:
     r = np.zeros((k, k), dtype=np.int64)
     for s in range(0, n, BLOCK):
         part = _slice(reports, s, min(n, s + BLOCK), n)
-        sup = np.asarray(mech.support(part), dtype=bool)
-        t = truth[s : s + BLOCK]
-        onehot = np.zeros((t.size, k), dtype=np.float32)
-        onehot[np.arange(t.size), t] = 1.0
-        supf = sup.astype(np.float32)
-        m += np.rint(onehot.T @ supf).astype(np.int64)
-        own = sup[np.arange(t.size), t]
-        r += np.rint((onehot * own[:, None].astype(np.float32)).T @ supf).astype(np.int64)
+        sup = np.ascontiguousarray(np.asarray(mech.support(part), dtype=bool))
+        t = np.ascontiguousarray(truth[s : s + BLOCK], dtype=np.int64)
+        pair_counts(sup.view(np.uint8), t, m, r)
     return n_x, m, r
 
 
