@@ -135,7 +135,10 @@ def _main(args: argparse.Namespace) -> int:
             key = bench_open.add_card(card, CARD_DATASETS, CARD_LABELS, builtin=DATASETS)
             keys.append(key)
             print(f"dataset card {card}: dataset {key!r} validated")
-    real = bench_open.real_column(keys) if specs else None  # the run's protected column, audited too
+    from .synthesis.experiments import dataset_entry
+
+    # the run's protected column, audited too
+    real = bench_open.real_column([dataset_entry(key)[:3] for key in keys]) if specs else None
     cards = _with_timeout(
         args.audit_timeout,
         lambda: bench_open.mechanism_cards(specs, epsilons, ks=args.audit_k, progress=_progress, real=real),

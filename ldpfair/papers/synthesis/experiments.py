@@ -138,7 +138,8 @@ def declare(profile: Profile) -> dict[str, Grid]:
         raise ValueError(f"unknown dataset(s) {unknown}; valid: {', '.join(DATASETS)}")
     user = _open.user_specs(mechanisms, MECHANISMS)
     # resolved and audited before any cell runs, on mixed batches and once on the run's protected column
-    _open.admit_all(user, tuple(profile["epsilons"]), real=_open.real_column(datasets) if user else None)
+    real = _open.real_column([dataset_entry(d)[:3] for d in datasets]) if user else None
+    _open.admit_all(user, tuple(profile["epsilons"]), real=real)
     params = dict(profile["model_params"])
     evaluation = holdout(0.2, split_random_state="seed", model_random_state="seed")
     grids = {}

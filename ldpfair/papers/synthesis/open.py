@@ -99,19 +99,19 @@ def mechanisms_param(builtins: Sequence[str]) -> Param:
     )
 
 
-def real_column(datasets: Sequence[str]) -> np.ndarray:
-    """The protected attribute of every dataset of the run (built-in names or card keys), concatenated.
+def real_column(entries: Sequence[tuple[str, Mapping[str, Any], str]]) -> np.ndarray:
+    """The protected attribute of every dataset of the run, concatenated.
 
-    The codes the run's mechanisms perturb (``0 .. k - 1``); the door's audit
-    perturbs this column once beside its mixed batches (item 2 of issue #44).
+    ``entries`` are ``(registry name, loader options, protected attribute)`` of each
+    dataset (:func:`~ldpfair.papers.synthesis.experiments.dataset_entry`). The codes
+    the run's mechanisms perturb (``0 .. k - 1``); the door's audit perturbs this
+    column once beside its mixed batches (item 2 of issue #44).
     """
     from ...experiments import DatasetSpec
-    from .experiments import dataset_entry
 
     parts = []
-    for key in datasets:
-        name, options, protected, _ = dataset_entry(key)
-        ds = DatasetSpec(name, options=options, protected=protected, label=key).load()
+    for name, options, protected in entries:
+        ds = DatasetSpec(name, options=dict(options), protected=protected).load()
         parts.append(ds.frame[protected].to_numpy().astype(np.int64))
     return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
 
