@@ -108,3 +108,24 @@ def test_the_run_wrapper_is_the_mechanism_otherwise(registered):
                     rng=0, output="values")
     assert isinstance(out["a"], np.ndarray) and out["a"].shape == (4,)
     assert isinstance(pd.DataFrame(out), pd.DataFrame)
+
+
+@pytest.mark.slow
+@pytest.mark.data
+def test_bench_names_the_mechanism_and_the_run_step_when_it_fails_in_the_run(tmp_path, capsys):
+    from ldpfair.cli import main
+
+    boom = tmp_path / "boom.py"
+    boom.write_text("from ldpfair.ldp import GRR\n\n\nclass Boom(GRR):\n"
+                    "    def perturb(self, values, rng):\n"
+                    "        if len(values) < 100_000:  # the audit's batches are larger: admitted\n"
+                    "            raise RuntimeError('boom in the run')\n"
+                    "        return super().perturb(values, rng)\n")
+    argv = ["bench", "--mechanism", f"{boom}:Boom", "--datasets", "german", "--epsilons", "4", "--seeds", "1",
+            "-o", str(tmp_path / "b.ipynb")]
+    assert main(argv) == 1
+    captured = capsys.readouterr()
+    assert "admitted Boom at epsilon=4" in captured.out
+    lines = [x for x in captured.err.splitlines() if "boom in the run" in x]
+    assert len(lines) == 1 and "failed in the run (perturb) at k=2, epsilon=4: RuntimeError" in lines[0]
+    assert "Traceback" not in captured.err
