@@ -38,7 +38,7 @@ def distinct(values: list[Any], spec: dict[str, Any]) -> int:
 def main() -> None:
     """Export N variants per chapter and print the distinct answers per graded name."""
     from ldpfair.classroom import list_exercises, load_key
-    from ldpfair.classroom.variants import export_variants
+    from ldpfair.classroom.variant_export import export_variants
     from ldpfair.papers import PAPERS
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -62,7 +62,7 @@ class _Once(argparse.Action):
 
 def _grade(args: argparse.Namespace) -> int:
     from .classroom import format_grade, grade, grades_csv
-    from .classroom.exercises import write_atomic
+    from .classroom.files import write_atomic
     from .classroom.grading import write_feedback
 
     if not args.submissions:
@@ -132,7 +132,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _export_variants(args: argparse.Namespace) -> int:
-    from .classroom.variants import export_variants, read_students
+    from .classroom.variant_export import export_variants
+    from .classroom.variants import read_students
 
     students = read_students(args.students) if args.students is not None else None
     timeout = 1200 if args.timeout is None else args.timeout

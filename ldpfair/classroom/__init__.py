@@ -43,7 +43,7 @@ so that solution code is executed by every book build and cannot rot::
 - An exercise may declare the parameters a per-student variant changes in a code
   cell tagged ``variant`` (``ex1_seed = vary(0, values=range(1, 10), doc=...)``)
   between the exercise and its solution; its solution reads those names (see
-  :mod:`ldpfair.classroom.variants`).
+  :mod:`ldpfair.classroom.variants`, exported by :mod:`ldpfair.classroom.variant_export`).
 
 What :func:`export_assignment` writes (runnable offline with ``LDPFAIR_DATA_DIR``):
 
@@ -80,7 +80,8 @@ from .exercises import (
 from .export import Export, export_assignment
 from .grading import Grade, Key, format_grade, grade, grade_submission, grades_csv, load_key, write_feedback
 from .run import execute_notebook
-from .variants import VariantExport, Variants, export_variants, load_variants, vary
+from .variant_export import VariantExport, export_variants
+from .variants import Variants, load_variants, vary
 
 __all__ = [
     "KINDS", "Answer", "Graded", "Manual", "answer", "graded", "manual", "parse_declaration",

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .answers import Graded, parse_declaration
+from .files import write_atomic
 from .variants import VARIANT_TAG, Vary, describe_parameters, inject, parse_variants
 
 __all__ = [
@@ -462,44 +462,6 @@ def build_assignment(
         return out
 
     return assemble("assignment", False), assemble("solution key", True)
-
-
-def _umask_mode() -> int:
-    """Mode of a new file under the process umask (0644 under the usual 022)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def write_atomic(pairs: Sequence[tuple[Any, Path]]) -> None:
-    """Write notebooks (or bytes/str) to temp files first, then move them all into place.
-
-    Files get the mode of an ordinary new file under the umask (``mkstemp`` alone gives 0600).
-    """
-    import nbformat
-
-    temps: list[tuple[str, Path]] = []
-    try:
-        for nb, path in pairs:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-            os.fchmod(fd, _umask_mode())
-            if isinstance(nb, bytes):
-                with os.fdopen(fd, "wb") as fb:
-                    fb.write(nb)
-            else:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    if isinstance(nb, str):
-                        fh.write(nb)
-                    else:
-                        nbformat.write(nb, fh)
-            temps.append((tmp, path))
-        for tmp, path in temps:
-            os.replace(tmp, path)
-    finally:
-        for tmp, _ in temps:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
 
 
 def exercises_table(papers: Sequence[str] | None = None) -> Any:

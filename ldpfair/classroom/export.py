@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from .checks import compact
-from .exercises import _notebook_path, build_assignment, write_atomic
+from .exercises import _notebook_path, build_assignment
+from .files import write_atomic
 from .run import FINAL, check_timeout, execute
 
 __all__ = ["Export", "export_assignment", "hidden_test_source", "OTTER_MISSING"]

@@ -302,7 +302,7 @@ def grades_csv(grades: Sequence[Grade], key: Key) -> str:
 def write_feedback(grades: Sequence[Grade], key: Key, folder: str | os.PathLike[str], *,
                    show_expected: bool = False) -> list[Path]:
     """One ``<student>.txt`` per submission in ``folder``: points per answer, what failed and why."""
-    from .exercises import write_atomic
+    from .files import write_atomic
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)

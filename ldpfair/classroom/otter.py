@@ -266,7 +266,7 @@ def write_otter(key: Any, name: str, output: Path, files: Mapping[str, Path], *,
     ValueError
         If the wheel cannot be built or ``otter generate`` fails (one line).
     """
-    from .exercises import write_atomic
+    from .files import write_atomic
 
     folder = output / "otter"
     if folder.exists():

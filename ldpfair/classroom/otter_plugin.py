@@ -23,11 +23,12 @@ timeout is the hard limit.
 from __future__ import annotations
 
 import math
-import os
 from pathlib import Path
 from typing import Any
 
 from otter.plugins import AbstractOtterPlugin  # type: ignore[import-untyped]
+
+from ..config import export_for_children
 
 __all__ = ["GradingSetup", "ENVIRONMENT"]
 
@@ -67,8 +68,8 @@ class GradingSetup(AbstractOtterPlugin):
         source = Path(config.autograder_dir).resolve() / "source" / "files"
         for collection, rel in ((self.plugin_config or {}).get("folders") or {}).items():
             if collection in ENVIRONMENT and (source / rel).is_dir():
-                os.environ[ENVIRONMENT[collection]] = str(source / rel)
-        os.environ.setdefault("MPLBACKEND", "Agg")
+                export_for_children(ENVIRONMENT[collection], source / rel)
+        export_for_children("MPLBACKEND", "Agg", override=False)
 
     def before_execution(self, submission: Any) -> Any:
         """Add the time limit around the submission's own cells (a notebook; a script is left as is)."""
