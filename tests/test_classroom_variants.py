@@ -342,7 +342,7 @@ def test_a_variant_is_graded_in_the_sandbox(chapter, tmp_path):
 
     if sandbox.bwrap() is None:
         pytest.skip("bubblewrap (bwrap) is not installed")
-    result = variants.export_variants(chapter, 2, seed=1, output=tmp_path / "out")
+    result = classroom.export_variants(chapter, 2, seed=1, output=tmp_path / "out")
     sub = _submission(result.keys["v02"], result.handouts[1], tmp_path / "s.ipynb", "s")
     _, grades = classroom.grade([sub], result.manifest)
     assert grades[0].score == 3 and grades[0].variant == "v02", grades[0].status
@@ -352,7 +352,7 @@ def test_a_variant_is_graded_in_the_sandbox(chapter, tmp_path):
 @pytest.mark.data
 def test_a_chapters_variants_differ_in_expected_answers(tmp_path):
     """hamman2023's quick exercises: two variants, different parameters, different keys."""
-    result = variants.export_variants("hamman2023", 2, seed=43, exercises="1,3", output=tmp_path / "out")
+    result = classroom.export_variants("hamman2023", 2, seed=43, exercises="1,3", output=tmp_path / "out")
     a, b = (classroom.load_key(p) for p in result.keys.values())
     assert [s["name"] for s in a.specs] == [s["name"] for s in b.specs]  # the same questions ...
     answers = [{s["name"]: s["expected"] for s in k.specs} for k in (a, b)]
