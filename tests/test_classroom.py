@@ -11,6 +11,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from fixtures_submissions import _wrong as _wrong_value  # a line its hidden test rejects
 
 from ldpfair import classroom
 from ldpfair.cli import main
@@ -291,26 +292,6 @@ def test_checks_each_kind():
         check({"v": key_df.assign(ones=[1, 5])}, table_spec)
     with pytest.raises(AssertionError, match="should have the columns 'ones'"):
         check_public({"v": key_df.drop(columns="ones")}, table_spec)
-
-
-def _wrong_value(spec) -> str:
-    """A line that rebinds an answer to a value its hidden test rejects."""
-    name, kind = spec["name"], spec["kind"]
-    if kind in ("number", "integer"):
-        return f"{name} = {name} + 1"
-    if kind == "choice":
-        other = next(o for o in spec["options"] if o != spec["expected"])
-        return f"{name} = {other!r}"
-    if kind == "set":
-        return f"{name} = set({name}) | {{-12345}}"
-    if kind == "sequence":
-        return f"{name} = [*list({name})[:-1], -12345]"
-    if kind == "table":
-        col = spec["columns"][0]
-        return f"{name} = {name}.assign(**{{{col!r}: {name}[{col!r}] * 2 + 1}})"
-    if kind == "bool":
-        return f"{name} = not {name}"
-    return f"{name} = {name} + 'x'"
 
 
 def _broken_copy(key_path: Path, out: Path) -> dict:
