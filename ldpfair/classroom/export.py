@@ -302,9 +302,3 @@ def export_assignment(
         result.master, result.autograder = otter_export.write_otter(key, name, out, bundle,
                                                                     time_limit=time_limit, timeout=timeout)
     return result
-    if not available:
-        result.note = OTTER_MISSING
-        return result
-    result.master, result.autograder = otter_export.write_otter(key, name, out, bundle,
-                                                                time_limit=time_limit, timeout=timeout)
-    return result
