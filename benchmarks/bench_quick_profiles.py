@@ -1,6 +1,7 @@
 """Wall and CPU time of each paper notebook's quick profile, from an empty cache.
 
-Runs ``ldpfair run <paper> --profile quick`` for every paper, each with a fresh
+Runs ``ldpfair run <paper> --profile quick -p n_jobs 2`` (``--n-jobs``: both cores of
+the 2-core machine the targets are set on) for every paper, each with a fresh
 per-task cache (``LDPFAIR_CACHE`` in a temporary folder), so nothing is reused,
 and records the wall time and the machine. The "For instructors" page quotes
 these times. Results: ``results/benchmarks/quick_profiles.{csv,json}``.
@@ -35,6 +36,8 @@ def main() -> None:
     ap.add_argument("--out", default="results/benchmarks")
     ap.add_argument("--label", default="", help="a label for the rows (e.g. before, after)")
     ap.add_argument("--profile", default="quick", help="the profile run (paper: a book chapter's work)")
+    ap.add_argument("--n-jobs", type=int, default=2,
+                    help="the notebooks' n_jobs parameter (default 2: both cores of the 2-core machine)")
     args = ap.parse_args()
     rows = []
     for paper in args.papers:
@@ -45,12 +48,14 @@ def main() -> None:
             t0 = time.perf_counter()
             cli = "import sys; from ldpfair.cli import main; sys.exit(main())"
             subprocess.run([sys.executable, "-c", cli, "run", paper, "--profile", args.profile,
-                            "-o", str(Path(tmp) / f"{paper}.ipynb")], check=True, env=env,
+                            "-p", "n_jobs", str(args.n_jobs), "-o", str(Path(tmp) / f"{paper}.ipynb")],
+                           check=True, env=env,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             wall = time.perf_counter() - t0
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        rows.append({"label": args.label, "profile": args.profile, "paper": paper, "wall_s": round(wall, 1),
+        rows.append({"label": args.label, "profile": args.profile, "paper": paper, "n_jobs": args.n_jobs,
+                     "wall_s": round(wall, 1),
                      "cpu_s": round(cpu, 1), "load_1min": round(load, 2),
                      "load_1min_end": round(os.getloadavg()[0], 2)})
         print(f"{args.label} {paper}: {wall:.0f} s wall, {cpu:.0f} CPU s (load {load:.2f})", flush=True)

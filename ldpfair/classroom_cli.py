@@ -12,6 +12,29 @@ from .classroom.run import check_timeout
 
 # and --jobs (not None by default: checked apart)
 _GRADE_ONLY = ("key", "csv", "unsandboxed", "feedback", "show_expected")
+_EXPORT_ONLY = ("variants", "students", "seed")
+
+
+def _count(text: str) -> int:
+    """``--variants``: an integer >= 1 (argparse type: one-line error, exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    """``--seed``: an integer >= 0 (argparse type: one-line error, exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}")
+    return value
 
 
 def _seconds(text: str) -> float:
@@ -39,12 +62,15 @@ class _Once(argparse.Action):
 
 def _grade(args: argparse.Namespace) -> int:
     from .classroom import format_grade, grade, grades_csv
-    from .classroom.exercises import write_atomic
+    from .classroom.files import write_atomic
     from .classroom.grading import write_feedback
 
     if not args.submissions:
         raise ValueError("assignment grade needs one or more submissions: ldpfair assignment grade "
                          "SUBMISSION.ipynb [...] [--key KEY.ipynb] [--csv OUT.csv]")
+    for opt in _EXPORT_ONLY:
+        if getattr(args, opt) is not None:
+            raise ValueError(f"--{opt} is an option of the export (`ldpfair assignment PAPER`), not of grade")
     if args.csv is not None and Path(args.csv).suffix != ".csv":
         raise ValueError(f"--csv must name a .csv file, got {args.csv!r}")
     timeout = 600 if args.timeout is None else args.timeout
@@ -83,8 +109,13 @@ def _run(args: argparse.Namespace) -> int:
         for e in exercises:
             names = ", ".join(a.name for a in e.graded.answers) if e.graded else ""
             points = f"{e.graded.points:g} pts: {names}" if e.graded else ""
-            print(f"{e.number:>3}  {e.label:<24} {e.title}  [{points}]")
+            varied = f"  varies: {', '.join(v.name for v in e.variables)}" if e.variables else ""
+            print(f"{e.number:>3}  {e.label:<24} {e.title}  [{points}]{varied}")
         return 0
+    if args.variants is not None or args.students is not None:
+        return _export_variants(args)
+    if args.seed is not None:
+        raise ValueError("--seed draws variants: give it with --variants N or --students FILE")
     from .classroom import export_assignment
 
     timeout = 1200 if args.timeout is None else args.timeout
@@ -93,10 +124,26 @@ def _run(args: argparse.Namespace) -> int:
     print(f"student notebook: {result.student}")
     print(f"solution key:     {result.key} (executed; hidden tests from its values)")
     if result.autograder is not None:
-        print(f"otter master:     {result.master}")
+        print(f"otter sources:    {result.master}")
         print(f"otter autograder: {result.autograder}")
     if result.note:
         print(result.note, file=sys.stderr)
+    return 0
+
+
+def _export_variants(args: argparse.Namespace) -> int:
+    from .classroom.variant_export import export_variants
+    from .classroom.variants import read_students
+
+    students = read_students(args.students) if args.students is not None else None
+    timeout = 1200 if args.timeout is None else args.timeout
+    result = export_variants(args.paper, args.variants, students=students, seed=args.seed,
+                             exercises=args.exercises, output=args.output, context=args.context,
+                             timeout=timeout, force=args.force)
+    print(f"variants:  {len(result.keys)} (instructor file, keep it: {result.manifest})")
+    print(f"keys:      {len(result.keys)} in {result.manifest.parent} (<paper>_<variant>_solutions.ipynb)")
+    print(f"handouts:  {len(result.handouts)} in {result.handouts[0].parent}")
+    print(f"grade with: ldpfair assignment grade SUBMISSIONS... --key {result.manifest}")
     return 0
 
 
@@ -107,8 +154,8 @@ def add_subcommand(subparsers: Any) -> None:
         help="export a chapter's exercises (student notebook, key, Otter autograder) or grade submissions",
         description="`ldpfair assignment PAPER -o DIR` writes <paper>_assignment.ipynb (solutions removed, "
         "an answer cell and a public test after each exercise), <paper>_solutions.ipynb (the key, executed "
-        "once to compute the hidden tests) and, with otter-grader installed, the Otter master notebook and "
-        "<paper>_autograder.zip. `ldpfair assignment grade SUBMISSION.ipynb [...] [--key KEY.ipynb] "
+        "once to compute the hidden tests) and, with otter-grader installed, <paper>_autograder.zip (Otter, "
+        "same notebook). `ldpfair assignment grade SUBMISSION.ipynb [...] [--key KEY.ipynb] "
         "[--csv OUT.csv]` runs each submission in a fresh kernel and grades it with the key's hidden tests. "
         "Exercises are numbered 1..N in the order of the chapter.",
     )
@@ -141,6 +188,14 @@ def add_subcommand(subparsers: Any) -> None:
                         "their own kernel (trusted submissions only)")
     parser.add_argument("--jobs", "-j", type=int, default=1, action=_Once,
                         help="with `grade`: submissions graded at a time, one kernel each (default 1)")
+    parser.add_argument("--variants", type=_count, default=None, action=_Once, metavar="N",
+                        help="draw N variants of the exercises' declared parameters, one key each, and "
+                        "write one stamped handout per variant (or per student with --students)")
+    parser.add_argument("--students", default=None, action=_Once, metavar="FILE",
+                        help="student ids, one a line: one stamped handout each (one variant each unless "
+                        "--variants N is smaller)")
+    parser.add_argument("--seed", type=_seed, default=None, action=_Once,
+                        help="seed of the variant draws (default: fresh, recorded in <paper>_variants.json)")
     parser.add_argument("--timeout", type=_seconds, default=None, action=_Once,
                         help="seconds: for running the key at export (default 1200), or for running each "
                         "submission with `grade` (default 600)")

@@ -400,6 +400,23 @@ def select_blas_kernels() -> str | None:
     return "Haswell"
 
 
+def export_for_children(name: str, value: str | os.PathLike[str], *, override: bool = True) -> None:
+    """Set environment variable ``name`` for the rest of this process and its children.
+
+    For a process that hands settings to kernels it starts and never restores them
+    (Otter's grading run inside its container).
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is neither one of :data:`VARIABLES` nor ``MPLBACKEND``.
+    """
+    if name not in _BY_NAME and name != "MPLBACKEND":
+        raise ValueError(f"unknown variable {name!r}; valid: {', '.join(_BY_NAME)}, MPLBACKEND")
+    if override or os.environ.get(name) is None:
+        os.environ[name] = os.fspath(value)
+
+
 @contextmanager
 def exported(name: str, value: str | os.PathLike[str], *, override: bool = True) -> Iterator[None]:
     """Set environment variable ``name`` for the duration of a ``with`` block.

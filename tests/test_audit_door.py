@@ -7,8 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from ldpfair.ldp import GRR, FrequencyOracle, make_protocol, plugins
-from ldpfair.ldp.audit import PrivacyAuditError, audit
+from ldpfair.ldp import GRR, SS, FrequencyOracle, make_protocol, plugins
+from ldpfair.ldp._subsets import draw_subsets
+from ldpfair.ldp.audit import DEFAULT_SAMPLES, PrivacyAuditError, audit
+from ldpfair.ldp.plugins import samples_at
 from ldpfair.papers.synthesis import open as bench_open
 
 N = 40_000
@@ -82,13 +84,34 @@ def test_built_ins_pass_at_k16_with_a_tight_bound(name):
     assert r.passed and 0.6 < r.lower_bound <= 1.0
 
 
+class _SSInDrawOrder(SS):
+    """The built-in SS before issue #44: members in the sampler's order (the true value first when in)."""
+
+    def perturb(self, values, rng):
+        return draw_subsets(self._check_values(values), self.k, self.omega, self.p, rng)
+
+
 def test_ss_member_order_leak_is_caught_on_whole_reports():
-    # the built-in SS writes the true value first when it is included (its supports are right, its
-    # reports are not): the whole-report events see it; the fix (sorted members) awaits new goldens
-    r = make_protocol("SS", 16, 1.0).perturb(np.full(20_000, 3), _rng(5))
+    # members in draw order: supports are right, reports are not; the whole-report events see it
+    r = _SSInDrawOrder(16, 1.0).perturb(np.full(20_000, 3), _rng(5))
     assert (r[:, 0] == 3).mean() > 0.4 and not (r[:, 1:] == 3).any()
-    with pytest.raises(PrivacyAuditError, match=r"refused SS \(k=16.*whole-report"):
-        audit(make_protocol("SS", 16, 1.0), 1.0, samples=N, rng=_rng(6), name="SS")
+    with pytest.raises(PrivacyAuditError, match=r"refused SS \(k=16.*(whole-report|byte of the report)"):
+        audit(_SSInDrawOrder(16, 1.0), 1.0, samples=N, rng=_rng(6), name="SS")
+
+
+def test_built_in_ss_reports_the_set_alone_and_is_admitted_at_k16():
+    r = make_protocol("SS", 16, 1.0).perturb(np.full(20_000, 3), _rng(5))
+    assert np.all(np.diff(r.astype(int), axis=1) > 0)  # sorted: the order carries nothing
+    res = audit(make_protocol("SS", 16, 1.0), 1.0, samples=N, rng=_rng(6), name="SS")
+    assert res.passed and 0.6 < res.lower_bound <= 1.0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("eps", [1.0, 4.0])
+def test_built_in_ss_is_admitted_at_k128(eps):
+    res = audit(make_protocol("SS", 128, eps), eps, samples=samples_at(128, DEFAULT_SAMPLES), rng=_rng(7),
+                name="SS")
+    assert res.passed and 0.5 * eps < res.lower_bound <= eps
 
 
 def _factory(q):
@@ -171,3 +194,34 @@ def test_every_k_is_audited():
             plugins.admit("leaky44", [1.0], (2, 16), samples=N)
     finally:
         plugins.unregister("leaky44")
+
+
+@pytest.mark.parametrize("k", [2, 16])
+def test_olh_at_eps10_is_audited_exactly_in_compressed_form(k):
+    mech = make_protocol("OLH", k, 10.0)
+    assert mech.g == 22027
+    with pytest.raises(ValueError, match="refusing g=22027"):
+        mech.channel  # noqa: B018 - the dense g x g matrix is not built
+    r = audit(mech, 10.0, samples=40_000 if k == 2 else 20_000, rng=_rng(10, k))
+    assert r.passed and r.method == "exact+empirical" and r.level == pytest.approx(10.0, rel=1e-9)
+    assert 0 < r.lower_bound <= 10.0
+
+
+def test_olh_at_eps10_claiming_less_is_refused_by_the_exact_level():
+    with pytest.raises(PrivacyAuditError, match=r"^privacy audit refused OLH \(k=2, epsilon=9\.5\): exact "
+                       r"level eps\*\(Q\) = 10 ") as e:
+        audit(make_protocol("OLH", 2, 10.0), 9.5, samples=1000, rng=_rng(11))
+    assert "\n" not in str(e.value)
+
+
+def test_symmetric_channel_is_the_dense_one_compressed():
+    from ldpfair.ldp.audit import exact_audit
+    from ldpfair.ldp.symmetric_channel import SymmetricChannel
+
+    grr = GRR(7, 1.3)
+    dense, compact = exact_audit(grr.channel, 1.3), exact_audit(grr.symmetric_channel(), 1.3)
+    assert compact.level == pytest.approx(dense.level, rel=1e-12) and compact.worst == dense.worst
+    assert exact_audit(GRR(5000, 2.0).symmetric_channel(), 2.0).passed  # no 5000 x 5000 matrix
+    assert exact_audit(SymmetricChannel(3, 1 / 3, 1 / 3), 0.1).level == 0.0  # uniform: level 0
+    with pytest.raises(ValueError, match="rows must sum to 1"):
+        SymmetricChannel(3, 0.5, 0.5)

@@ -13,46 +13,15 @@ from ldpfair.ldp import FrequencyOracle
 from ldpfair.ldp.audit import PrivacyAuditError, audit
 
 pytest.importorskip("statsmodels")  # pure-ldp imports it
-DE = pytest.importorskip("pure_ldp.frequency_oracles.direct_encoding")
+pytest.importorskip("multi_freq_ldpy")
 UE = pytest.importorskip("pure_ldp.frequency_oracles.unary_encoding")
+from fixtures_thirdparty import MfGRR, MfSS, MfSSDrawOrder, PureDE, PureDEOneBased  # noqa: E402 - after the skips
+
 N = 20_000
 
 
 def _rng(*key: int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([4444, *key]))
-
-
-class PureDE(FrequencyOracle):
-    """pure-ldp's direct encoding; ``zero_based`` passes the mapper the docs of pure-ldp ask for."""
-
-    name = "pure-ldp DE"
-    zero_based = True
-
-    def __init__(self, k, epsilon):
-        super().__init__(k, epsilon)
-        mapper = (lambda x: x) if self.zero_based else None
-        self.client = DE.DEClient(epsilon, k, index_mapper=mapper)
-
-    @property
-    def p(self):
-        return math.exp(self.epsilon) / (math.exp(self.epsilon) + self.k - 1)
-
-    @property
-    def q(self):
-        return 1 / (math.exp(self.epsilon) + self.k - 1)
-
-    def perturb(self, values, rng):
-        random.seed(int(rng.integers(2**31)))
-        return np.array([self.client.privatise(int(v)) for v in values])
-
-    def support(self, reports):
-        return np.eye(self.k, dtype=bool)[np.asarray(reports)]
-
-
-class PureDEOneBased(PureDE):
-    """The natural wrapper with pure-ldp's default 1-based mapper, fed 0-based values (reports -1)."""
-
-    zero_based = False
 
 
 class PureUE(FrequencyOracle):
@@ -103,3 +72,18 @@ def test_a_built_in_name_is_a_baseline_already(capsys):
     assert main(["bench", "--mechanism", "GRR"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "GRR is a built-in mechanism" in err and "already in every run" in err
+
+
+@pytest.mark.parametrize("cls", [MfGRR, MfSS])
+def test_multi_freq_ldpy_grr_and_ss_are_admitted(cls):
+    r = audit(cls(2, 1.0), 1.0, samples=N, rng=_rng(5))
+    assert r.passed and 0.6 < r.lower_bound <= 1.0
+
+
+def test_multi_freq_ldpy_ss_member_order_leaks_and_sorted_is_admitted():
+    # SS_Client puts the true value first whenever it is in the subset (as the built-in SS did); its
+    # orders are too many for the whole-report buckets, the report-byte view sees the first member
+    with pytest.raises(PrivacyAuditError, match=r"refused multi-freq-ldpy SS \(k=16.*one byte of the report"):
+        audit(MfSSDrawOrder(16, 1.0), 1.0, samples=2 * N, rng=_rng(6))
+    r = audit(MfSS(16, 1.0), 1.0, samples=2 * N, rng=_rng(6))
+    assert r.passed and 0.6 < r.lower_bound <= 1.0

@@ -78,3 +78,35 @@ def test_same_channel_five_ways_lands_in_one_group_and_the_note_says_so():
     note = ranks.rank_note(board)
     assert note is not None and note.count("\n") == 0 and "not significant" in note
     assert ranks.rank_note(board[board["mechanism"] == "NonDP-like"]) is None
+
+
+def test_sign_flip_p_is_exact_and_its_groups_keep_their_level():
+    import numpy as np
+    from scipy import stats
+
+    from ldpfair.papers.synthesis import ranks
+
+    rng = np.random.default_rng(7)
+    # exact: every difference positive over m blocks gives p = 2 / 2^m (the two extreme patterns)
+    assert ranks.sign_flip_p(np.ones(6), rng) == 2 / 64
+    assert ranks.sign_flip_p(np.array([1.0, -1.0]), rng) == 1.0
+    # under the null (exchangeable mechanisms) the test's p-values are valid: P(p <= 0.05) <= 0.05
+    ps = np.array([ranks.sign_flip_p(rng.standard_t(3, 10), rng) for _ in range(600)])
+    assert stats.binomtest(int((ps <= 0.05).sum()), 600, 0.05, alternative="greater").pvalue > 0.001
+    # five implementations of one channel, 3 data sets x 5 seeds, heavy-tailed seed noise: one group in at
+    # least 95% of runs (Bonferroni over the 4 comparisons with the leader)
+    split = 0
+    for r in range(200):
+        rows = [{"dataset": ds, "seed": s, "mechanism": m, "fairness_gain": t + rng.standard_t(3) * 0.3}
+                for ds in ("a", "b", "c") for s in range(5) for t in [rng.normal(2.0, 1.0)]
+                for m in ("GRR", "SS", "pureDE", "mfGRR", "mfSS")]
+        board = ranks.rank_uncertainty(pd.DataFrame(rows), n_boot=50, seed=r)
+        split += board["group"].nunique() > 1
+    assert stats.binomtest(split, 200, 0.05, alternative="greater").pvalue > 0.001, split
+    # and it has power: one mechanism better by one noise unit in every block leads a group of its own
+    rows = [{"dataset": ds, "seed": s, "mechanism": m,
+             "fairness_gain": (1.0 if m == "Better" else 0.0) + rng.normal(0, 0.3)}
+            for ds in ("a", "b", "c") for s in range(5) for m in ("Better", "GRR", "SS")]
+    board = ranks.rank_uncertainty(pd.DataFrame(rows), n_boot=200)
+    assert board.loc[board["mechanism"] == "Better", "group"].item() == 1
+    assert set(board.loc[board["group"] == 2, "mechanism"]) == {"GRR", "SS"}

@@ -11,6 +11,12 @@ members (same dtype, same order) and leave the generator in exactly the same sta
 every domain size from 2 to 1000, the edge subset sizes (``omega = 1`` and
 ``omega = k - 1``), ``p`` in {0, 1}, 32-bit parts, small blocks and chunks (the
 refill and redo paths), and the bit generators that take the buffered path.
+
+Since issue #44 ``SS.perturb`` sorts each subset's members (the sampler's order puts
+the true value first whenever it is in, which leaked it). The goldens stay those of
+the sampler's draws (``draw_subsets``, unchanged); :func:`_perturb_is_sorted_draw`
+checks that ``SS.perturb`` returns exactly those members, sorted within each row,
+and leaves the generator in the same state, so every support is unchanged.
 """
 
 from __future__ import annotations
@@ -95,14 +101,27 @@ def _check(case, values, k, omega, p, seed, bitgen="PCG64", half_word=False, **k
     return new
 
 
+def _perturb_is_sorted_draw(mech: SS, values: np.ndarray, seed, half_word: bool = False,
+                            ) -> tuple[np.ndarray, np.random.Generator]:
+    """The sampler's draws (for the golden) after checking ``mech.perturb`` is them sorted per row."""
+    drawn_gen, perturb_gen = _pair(seed, half_word=half_word)
+    drawn = draw_subsets(values, mech.k, mech.omega, mech.p, drawn_gen)
+    reports = mech.perturb(values, perturb_gen)
+    assert reports.dtype == drawn.dtype
+    assert np.array_equal(reports, np.sort(drawn, axis=1)), "perturb must return the drawn members, sorted"
+    assert np.all(np.diff(reports.astype(np.int64), axis=1) > 0)  # strictly increasing: a set
+    assert _same_state(drawn_gen, perturb_gen), "sorting must draw nothing"
+    return drawn, drawn_gen
+
+
 def test_every_domain_size_from_2_to_1000():
     eps_cycle = (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
     for k in range(2, 1001):
         mech = SS(k, eps_cycle[k % len(eps_cycle)])
         n = 37 + k % 29
         values = np.random.default_rng([k, 1]).integers(0, k, n)
-        ours = _gen([k, 2], half_word=k % 3 == 0)
-        _expect(f"domain-{k}", mech.perturb(values, ours), ours)
+        drawn, gen = _perturb_is_sorted_draw(mech, values, [k, 2], half_word=k % 3 == 0)
+        _expect(f"domain-{k}", drawn, gen)
 
 
 @pytest.mark.parametrize("k", [2, 3, 5, 74, 129, 130, 131, 257, 500, 999, 1000])
@@ -112,8 +131,8 @@ def test_edge_subset_sizes(k, edge, eps):
     omega = 1 if edge == "one" else k - 1
     mech = SS(k, eps, omega=omega)
     values = np.random.default_rng(k).integers(0, k, 3000 if k < 500 else 400)
-    ours = _gen([k, omega])
-    _expect(f"edge-{k}-{edge}-{eps}", mech.perturb(values, ours), ours)
+    drawn, gen = _perturb_is_sorted_draw(mech, values, [k, omega])
+    _expect(f"edge-{k}-{edge}-{eps}", drawn, gen)
 
 
 @pytest.mark.parametrize(("k", "eps", "n", "seed"), [

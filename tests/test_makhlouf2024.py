@@ -64,7 +64,7 @@ def test_build_profiles() -> None:
     comb = g.privatizations[2]
     assert comb.mode == "combined" and set(comb.sensitive) == {"race", "age_cat", "sex"}
     assert g.datasets[0].config()["encoding"] == "codes"
-    assert len(SPEC.experiments("quick")["S1_0.44"]) == 3 * (1 + 3 * 3)  # 3 folds (quick), 1 + 3 x 3 cells
+    assert len(SPEC.experiments("quick")["S1_0.44"]) == 2 * (1 + 3 * 3)  # 2 folds (quick), 1 + 3 x 3 cells
     with pytest.raises(ValueError, match="invalid data"):
         mx.build("quick", data=["nope"])
 

@@ -40,6 +40,10 @@ so that solution code is executed by every book build and cannot rot::
   the names the solution binds, their kind, tolerance and points, and open
   questions with a rubric line. Every exercise has at least one autograded answer;
   an answer that depends on randomness uses a seed the exercise states.
+- An exercise may declare the parameters a per-student variant changes in a code
+  cell tagged ``variant`` (``ex1_seed = vary(0, values=range(1, 10), doc=...)``)
+  between the exercise and its solution; its solution reads those names (see
+  :mod:`ldpfair.classroom.variants`, exported by :mod:`ldpfair.classroom.variant_export`).
 
 What :func:`export_assignment` writes (runnable offline with ``LDPFAIR_DATA_DIR``):
 
@@ -50,9 +54,9 @@ What :func:`export_assignment` writes (runnable offline with ``LDPFAIR_DATA_DIR`
 - ``<paper>_solutions.ipynb``: the key, executed once by the export: the solutions
   (code cells tagged ``solution``), the rubric lines, and a hidden test cell per
   exercise generated from the values the key computed.
-- with otter-grader installed (the ``classroom`` extra): ``otter/<paper>.ipynb``, the
-  Otter Assign master notebook, Otter's output in ``otter/dist`` and
-  ``<paper>_autograder.zip``.
+- with otter-grader installed (the ``classroom`` extra): ``<paper>_autograder.zip``, an
+  Otter autograder for the same student notebook (:mod:`ldpfair.classroom.otter`), and
+  ``otter/``, the inputs ``otter generate`` made it from.
 
 :func:`grade` runs submissions in fresh kernels and the key's hidden tests on them
 (``ldpfair assignment grade``).
@@ -76,10 +80,13 @@ from .exercises import (
 from .export import Export, export_assignment
 from .grading import Grade, Key, format_grade, grade, grade_submission, grades_csv, load_key, write_feedback
 from .run import execute_notebook
+from .variant_export import VariantExport, export_variants
+from .variants import Variants, load_variants, vary
 
 __all__ = [
     "KINDS", "Answer", "Graded", "Manual", "answer", "graded", "manual", "parse_declaration",
     "CONTEXTS", "GRADED_TAG", "Exercise", "build_assignment", "exercises_table", "list_exercises",
     "parse_exercises", "select_exercises", "Export", "export_assignment", "Grade", "Key", "format_grade",
     "grade", "grade_submission", "grades_csv", "load_key", "execute_notebook", "write_feedback",
+    "VariantExport", "Variants", "export_variants", "load_variants", "vary",
 ]

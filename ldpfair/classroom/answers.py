@@ -258,7 +258,9 @@ def parse_declaration(source: str, where: str = "<cell>") -> Graded:
                          f"line {exc.lineno})") from None
     if not tree.body or not isinstance(tree.body[-1], ast.Expr):
         raise ValueError(f"{where}: the graded cell must end with a graded(...) expression")
-    namespace: dict[str, Any] = {"answer": answer, "manual": manual, "graded": graded}
+    from .variants import vary  # a graded cell may declare its variant parameters too
+
+    namespace: dict[str, Any] = {"answer": answer, "manual": manual, "graded": graded, "vary": vary}
     body = ast.Module(body=tree.body[:-1], type_ignores=[])
     try:
         exec(compile(body, where, "exec"), namespace)  # noqa: S102 - the chapter's own declaration cell

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .answers import Graded, parse_declaration
+from .files import write_atomic
+from .variants import VARIANT_TAG, Vary, describe_parameters, inject, parse_variants
 
 __all__ = [
     "CONTEXTS",
@@ -55,6 +56,9 @@ class Exercise:
     graded : Graded, optional
         Its graded answers, declared in a code cell tagged ``graded`` between the
         exercise and its solution (see :mod:`ldpfair.classroom.answers`).
+    variables : tuple of Vary
+        The parameters a variant may change, declared in a code cell tagged ``variant``
+        between the exercise and its solution (see :mod:`ldpfair.classroom.variants`).
     """
 
     number: int
@@ -64,6 +68,7 @@ class Exercise:
     solution: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
     graded: Graded | None = None
     graded_source: str = ""
+    variables: tuple[Vary, ...] = ()
 
     @property
     def has_code(self) -> bool:
@@ -138,6 +143,15 @@ def _blocks(nb: Any) -> list[_Block]:
     return out
 
 
+def _add_variables(ex: Exercise, exercises: dict[str, Exercise], found: tuple[Vary, ...], where: str) -> None:
+    """Add an exercise's variant parameters, refusing a name declared twice in the chapter."""
+    taken = {v.name for e in exercises.values() for v in e.variables}
+    twice = sorted(taken & {v.name for v in found})
+    if twice:
+        raise ValueError(f"{where}: variant parameter {twice[0]!r} of {ex.label!r} is declared twice")
+    ex.variables = (*ex.variables, *found)
+
+
 def _parse(nb: Any, where: str) -> tuple[list[Exercise], list[tuple[str, Any]]]:
     """Exercises and the chapter as a stream of ("text"|"code"|"exercise", payload) items."""
     exercises: dict[str, Exercise] = {}
@@ -182,6 +196,15 @@ def _parse(nb: Any, where: str) -> tuple[list[Exercise], list[tuple[str, Any]]]:
                 raise ValueError(f"{where}: exercise {ex.label!r} has two cells tagged {GRADED_TAG!r}")
             ex.graded = parse_declaration(b.source, f"{where}: graded answers of {ex.label!r}")
             ex.graded_source = b.source
+            _add_variables(ex, exercises, parse_variants(b.source, f"{where}: variant parameters of "
+                                                         f"{ex.label!r}", graded=True), where)
+        elif b.kind == "code" and VARIANT_TAG in (b.metadata.get("tags") or []):
+            if current is not None or not exercises:
+                raise ValueError(f"{where}: a cell tagged {VARIANT_TAG!r} must sit between an exercise and "
+                                 "its solution")
+            ex = list(exercises.values())[-1]
+            _add_variables(ex, exercises, parse_variants(b.source, f"{where}: variant parameters of "
+                                                         f"{ex.label!r}"), where)
         elif current is not None:
             if b.source.strip():
                 current.solution.append(("markdown" if b.kind == "text" else "code", b.source, b.metadata))
@@ -299,6 +322,7 @@ def build_assignment(
     *,
     context: str = "full",
     paper: str | None = None,
+    variant: tuple[str, dict[str, Any]] | None = None,
 ) -> tuple[Any, Any]:
     """Build the student notebook and the solution key of a chapter.
 
@@ -314,6 +338,9 @@ def build_assignment(
         or ``exercise-setup``) before the first exercise.
     paper : str, optional
         Name shown in the header (default: the file's stem).
+    variant : (id, parameters), optional
+        The values of the chosen exercises' variant parameters (default: the book's),
+        appended to both notebooks' ``parameters`` cell and stated under each exercise.
 
     Returns
     -------
@@ -344,6 +371,9 @@ def build_assignment(
     chosen = select_exercises(all_ex, exercises)
     chosen_labels = {e.label for e in chosen}
     name = paper or (Path(where).stem if where != "<notebook>" else "chapter")
+    specs = [v for e in chosen for v in e.variables]
+    label, values = ("the book's values", {s.name: s.default for s in specs}) if variant is None else \
+        (f"variant {variant[0]}", {s.name: variant[1][s.name] for s in specs})
     numbers = ", ".join(str(e.number) for e in chosen)
 
     def header(kind: str) -> str:
@@ -382,6 +412,8 @@ def build_assignment(
                 mark = {"ldpfair": {"exercise": item.number}}
                 title = f" — {item.title}" if item.title else ""
                 md_buf.append(f"### Exercise {item.number}{title}\n\n{item.prompt}")
+                if item.variables:
+                    md_buf.append(describe_parameters(item.variables, values))
                 if item.graded:
                     md_buf.append(item.graded.markdown())
                 flush(mark)
@@ -420,6 +452,7 @@ def build_assignment(
         flush()
         for i, c in enumerate(cells):
             c["id"] = f"cell-{i}"
+        inject(v4.new_notebook(cells=cells), values, specs, label)
         out = myst_to_jupyter(v4.new_notebook(cells=cells))  # MyST-only markup, for plain Jupyter
         out.metadata = {"kernelspec": dict(nb.metadata.get("kernelspec") or {
             "display_name": "Python 3", "language": "python", "name": "python3"}),
@@ -429,44 +462,6 @@ def build_assignment(
         return out
 
     return assemble("assignment", False), assemble("solution key", True)
-
-
-def _umask_mode() -> int:
-    """Mode of a new file under the process umask (0644 under the usual 022)."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-def write_atomic(pairs: Sequence[tuple[Any, Path]]) -> None:
-    """Write notebooks (or bytes/str) to temp files first, then move them all into place.
-
-    Files get the mode of an ordinary new file under the umask (``mkstemp`` alone gives 0600).
-    """
-    import nbformat
-
-    temps: list[tuple[str, Path]] = []
-    try:
-        for nb, path in pairs:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-            os.fchmod(fd, _umask_mode())
-            if isinstance(nb, bytes):
-                with os.fdopen(fd, "wb") as fb:
-                    fb.write(nb)
-            else:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    if isinstance(nb, str):
-                        fh.write(nb)
-                    else:
-                        nbformat.write(nb, fh)
-            temps.append((tmp, path))
-        for tmp, path in temps:
-            os.replace(tmp, path)
-    finally:
-        for tmp, _ in temps:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
 
 
 def exercises_table(papers: Sequence[str] | None = None) -> Any:

@@ -10,18 +10,21 @@ from __future__ import annotations
 import copy
 import json
 import os
+import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .checks import compact
-from .exercises import _notebook_path, build_assignment, write_atomic
+from .exercises import _notebook_path, build_assignment
+from .files import write_atomic
 from .run import FINAL, check_timeout, execute
 
 __all__ = ["Export", "export_assignment", "hidden_test_source", "OTTER_MISSING"]
 
 _CAPTURE = "<<ldpfair-capture>>"
+_OPENED = "<<ldpfair-opened>>"
 #: The one line an export without Otter-Grader prints.
 OTTER_MISSING = ("note: otter-grader is not installed (pip install 'ldpfair[classroom]'), so no Otter "
                  "autograder was written; the student notebook and the key are complete")
@@ -29,7 +32,11 @@ OTTER_MISSING = ("note: otter-grader is not installed (pip install 'ldpfair[clas
 
 @dataclass
 class Export:
-    """Paths written by :func:`export_assignment` (``master``/``autograder`` None without Otter)."""
+    """Paths written by :func:`export_assignment` (``master``/``autograder`` None without Otter).
+
+    ``master`` is the folder of ``otter generate``'s inputs (tests, configuration,
+    requirements, the wheel and the bundled files); ``autograder`` the zip.
+    """
 
     student: Path
     key: Path
@@ -59,6 +66,50 @@ def _capture_cell(specs: list[dict[str, Any]]) -> Any:
     return v4.new_code_cell(src, metadata={FINAL: True})
 
 
+def _trace_cell() -> Any:
+    """The key's first cell: an audit hook recording every file the kernel opens (for the zip)."""
+    from nbformat import v4
+
+    src = ("import os as _os\nimport sys as _sys\n\n_ldpfair_opened = set()\n\n\n"
+           "def _ldpfair_audit(event, args):\n"
+           "    if event == 'open' and isinstance(args[0], str | bytes | _os.PathLike):\n"
+           "        _ldpfair_opened.add(_os.fsdecode(args[0]))\n\n\n"
+           "_sys.addaudithook(_ldpfair_audit)\n")
+    return v4.new_code_cell(src, metadata={FINAL: True})
+
+
+def _opened_cell() -> Any:
+    from nbformat import v4
+
+    src = f"print({_OPENED!r} + __import__('json').dumps(sorted(_ldpfair_opened)))\n"
+    return v4.new_code_cell(src, metadata={FINAL: True})
+
+
+def bundled_files(opened: Iterable[str]) -> dict[str, Path]:
+    """The files the key opened that belong to ldpfair's data, reference or results folders.
+
+    Returns ``{"<collection>/<path relative to its folder>": local path}`` for the zip.
+    """
+    from .. import config
+    from ..datasets.registry import get_registry
+
+    roots: list[tuple[str, Path]] = []
+    for collection in ("data", "reference"):
+        reg = get_registry(collection)
+        roots += [(collection, d.resolve()) for d in (reg.local_dir(), reg.cache_dir()) if d is not None]
+    roots.append(("results", config.results_root().resolve()))
+    out: dict[str, Path] = {}
+    for text in opened:
+        path = Path(text).resolve()
+        if not path.is_file():
+            continue
+        for collection, root in roots:
+            if path.is_relative_to(root):
+                out[f"{collection}/{path.relative_to(root).as_posix()}"] = path
+                break
+    return dict(sorted(out.items()))
+
+
 def _printed(cell: Any, marker: str) -> str | None:
     for out in cell.get("outputs", []):
         text = out.get("text", "")
@@ -82,29 +133,57 @@ def compute_key(key: Any, *, timeout: float = 1200) -> tuple[Any, dict[str, Any]
     Raises
     ------
     ValueError
+        As :func:`compute_key_traced`.
+    """
+    executed, answers, _ = compute_key_traced(key, timeout=timeout, trace=False)
+    return executed, answers
+
+
+def compute_key_traced(key: Any, *, timeout: float = 1200, trace: bool = True
+                       ) -> tuple[Any, dict[str, Any], dict[str, Path]]:
+    """Run the key; return the executed notebook, every answer's value, and the files it read.
+
+    With ``trace``, the files are the data, reference and results files it opened (see
+    :func:`bundled_files`; else none); the kernel then starts with an empty
+    ``LDPFAIR_CACHE``, so files behind a cached table are opened (and recorded) too.
+
+    Raises
+    ------
+    ValueError
         If a cell of the key raises, it runs past ``timeout`` seconds, or a declared
         answer is not bound (or has the wrong type) after the solutions.
     """
     specs = _answer_specs(key)
     key = copy.deepcopy(key)
-    key.cells = [*key.cells, _capture_cell(specs)]
-    run = execute(key, timeout=timeout)
+    key.cells = [*([_trace_cell()] if trace else []), *key.cells, _capture_cell(specs),
+                 *([_opened_cell()] if trace else [])]
+    if trace:
+        from .. import config
+
+        with tempfile.TemporaryDirectory(prefix="ldpfair-trace-") as cache, \
+                config.exported(config.CACHE, Path(cache)):
+            run = execute(key, timeout=timeout)
+    else:
+        run = execute(key, timeout=timeout)
     if run.died:
         raise ValueError(f"the solution key could not run: {run.died}")
     if run.errors:
         index, error = run.errors[0]
         where = _exercise_of(run.notebook, index)
+        index -= 1 if trace else 0  # the cell's index in the key, without the tracing cell
         raise ValueError(f"the solution key raised in cell {index}{where}: {error.splitlines()[0]}")
-    captured = _printed(run.notebook.cells[-1], _CAPTURE)
+    captured = _printed(run.notebook.cells[-2 if trace else -1], _CAPTURE)
     if captured is None:
         raise ValueError("the solution key ran but its answers could not be read back")
     values = json.loads(captured)
     bad = [f"{n}: {v['error']}" for n, v in values.items() if "error" in v]
     if bad:
         raise ValueError("the solution key does not bind its graded answers: " + "; ".join(bad))
+    opened = _printed(run.notebook.cells[-1], _OPENED) if trace else None
     executed = run.notebook
-    executed.cells = executed.cells[:-1]
-    return executed, {n: v["value"] for n, v in values.items()}
+    executed.cells = executed.cells[1:-2] if trace else executed.cells[:-1]
+    answers = {n: v["value"] for n, v in values.items()}
+    return executed, answers, bundled_files(json.loads(opened)) if opened else {}
 
 
 def _with_hidden_tests(key: Any, values: dict[str, Any]) -> Any:
@@ -146,6 +225,7 @@ def export_assignment(
     otter: bool | None = None,
     timeout: float = 1200,
     force: bool = False,
+    time_limit: float = 600,
 ) -> Export:
     """Write ``<paper>_assignment.ipynb``, ``<paper>_solutions.ipynb`` and the Otter autograder.
 
@@ -172,6 +252,9 @@ def export_assignment(
         Seconds for running the key (and ``otter assign``).
     force : bool
         Overwrite an earlier export in ``output`` (refused otherwise).
+    time_limit : float
+        Seconds a submission may run under Otter (``otter_config.json``'s plugin setting;
+        ``ldpfair assignment grade`` has its own ``--timeout``).
 
     Returns
     -------
@@ -185,6 +268,7 @@ def export_assignment(
     from . import otter as otter_export
 
     check_timeout(timeout)
+    check_timeout(time_limit, "time_limit")
     path = _notebook_path(paper, folder)
     name = path.stem
     student, key = build_assignment(path, exercises, context=context, paper=name)
@@ -199,15 +283,22 @@ def export_assignment(
     if earlier and not force:
         raise ValueError(f"{str(out)!r} already holds an export ({', '.join(earlier)}); pass --force to "
                          "overwrite it or give another folder with -o")
-    executed, values = compute_key(key, timeout=timeout)
+    note = OTTER_MISSING if otter is None and not available else ""
+    if otter is not False and available:
+        try:
+            otter_export.checkout()  # the wheel is built from it: say so before anything runs
+        except ValueError as exc:
+            if otter:
+                raise
+            note = f"note: no Otter autograder was written: {exc}"
+    with_otter = otter is not False and available and not note
+    executed, values, bundle = compute_key_traced(key, timeout=timeout, trace=with_otter)
     key = _with_hidden_tests(executed, values)
     student.metadata["ldpfair"] = public_metadata(student.metadata["ldpfair"])
-    result = Export(out / f"{name}_assignment.ipynb", out / f"{name}_solutions.ipynb")
+    otter_export.prepare_handout(student, name)  # Otter's metadata: one handout for both graders
+    result = Export(out / f"{name}_assignment.ipynb", out / f"{name}_solutions.ipynb", note=note)
     write_atomic([(student, result.student), (key, result.key)])
-    if otter is False:
-        return result
-    if not available:
-        result.note = OTTER_MISSING
-        return result
-    result.master, result.autograder = otter_export.write_otter(key, name, out, timeout=timeout)
+    if with_otter:
+        result.master, result.autograder = otter_export.write_otter(key, name, out, bundle,
+                                                                    time_limit=time_limit, timeout=timeout)
     return result

@@ -8,6 +8,7 @@ submission.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -71,6 +72,7 @@ class Grade:
     manual_points: float = 0.0
     status: str = "graded"
     seconds: float = 0.0
+    variant: str = ""
 
     @property
     def score(self) -> float:
@@ -290,7 +292,8 @@ def grades_csv(grades: Sequence[Grade], key: Key) -> str:
             when = datetime.fromtimestamp(g.path.stat().st_mtime, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         except OSError:
             when = ""
-        writer.writerow([student_id(g.path), when, str(g.path), key.assignment, key.variant, _pts(g.score),
+        writer.writerow([student_id(g.path), when, str(g.path), key.assignment, g.variant or key.variant,
+                         _pts(g.score),
                          _pts(g.possible), _pts(g.manual_points), f"{g.seconds:.1f}", g.status,
                          *(_pts(a.score) for a in g.answers), *([""] * len(manual))])
     return buf.getvalue()
@@ -299,7 +302,7 @@ def grades_csv(grades: Sequence[Grade], key: Key) -> str:
 def write_feedback(grades: Sequence[Grade], key: Key, folder: str | os.PathLike[str], *,
                    show_expected: bool = False) -> list[Path]:
     """One ``<student>.txt`` per submission in ``folder``: points per answer, what failed and why."""
-    from .exercises import write_atomic
+    from .files import write_atomic
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
@@ -318,8 +321,12 @@ def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[
     """Grade several submissions against one key, ``jobs`` kernels at a time.
 
     Without ``key``, the key named in the first submission's metadata is looked
-    for next to it (``<paper>_solutions.ipynb``). Grades come back in the order of
-    ``submissions``.
+    for next to it (``<paper>_solutions.ipynb``). ``key`` may also be the
+    ``<paper>_variants.json`` of an export with variants (or its folder): each
+    submission is then graded against its own variant's key, after its stamp is
+    checked (a missing or edited stamp: 0 and the reason as its status). Grades come
+    back in the order of ``submissions``; with variants the returned key is the first
+    variant's (the exercises and points are the same for all).
 
     Raises
     ------
@@ -354,15 +361,53 @@ def grade(submissions: Sequence[str | os.PathLike[str]], key: str | os.PathLike[
         name = meta.get("assignment")
         candidate = paths[0].parent / f"{name}_solutions.ipynb" if isinstance(name, str) and name else None
         if candidate is None or not candidate.is_file():
-            raise ValueError(f"no key found next to {str(paths[0])!r}; give --key <paper>_solutions.ipynb")
+            raise ValueError(f"no key found next to {str(paths[0])!r}; give --key <paper>_solutions.ipynb "
+                             "(or <paper>_variants.json for an export with variants)")
         key = candidate
-    k = load_key(key)
+    from .variants import MANIFEST_SUFFIX, load_variants
+
+    if Path(key).is_dir() or str(key).endswith(MANIFEST_SUFFIX):
+        variants = load_variants(key)
+        keys = {vid: load_key(variants.key_path(vid)) for vid in variants.variants}
+        for vid, kv in keys.items():
+            kv.variant = vid
+        hide = [*hide, variants.path.resolve().parent]
+
+        def one(p: Path) -> Grade:
+            return _grade_variant(p, variants, keys, timeout=timeout, sandboxed=sandboxed, hide=hide)
+        k = dataclasses.replace(next(iter(keys.values())), variant="")  # each grade names its own
+    else:
+        k = load_key(key)
+
+        def one(p: Path) -> Grade:
+            return grade_submission(p, k, timeout=timeout, sandboxed=sandboxed, hide=hide)
     if jobs == 1 or len(paths) == 1:
-        return k, [grade_submission(p, k, timeout=timeout, sandboxed=sandboxed, hide=hide) for p in paths]
+        return k, [one(p) for p in paths]
     from concurrent.futures import ThreadPoolExecutor
 
     from .run import _kernel_environment
 
     with _kernel_environment(), ThreadPoolExecutor(max_workers=jobs) as pool:  # each kernel is a process
-        return k, list(pool.map(
-            lambda p: grade_submission(p, k, timeout=timeout, sandboxed=sandboxed, hide=hide), paths))
+        return k, list(pool.map(one, paths))
+
+
+def _grade_variant(path: Path, variants: Any, keys: dict[str, Key], *, timeout: float, sandboxed: bool,
+                   hide: Sequence[str | os.PathLike[str]]) -> Grade:
+    """Grade one submission against its own variant's key, once its stamp verifies (else 0 and why)."""
+    import nbformat
+
+    first = next(iter(keys.values()))
+    try:
+        meta = nbformat.read(path, as_version=4).metadata.get("ldpfair") or {}
+    except Exception:  # noqa: BLE001 - graded 0 by grade_submission, with its reason
+        return grade_submission(path, first, timeout=timeout, sandboxed=sandboxed, hide=hide)
+    vid, why = variants.check(meta if isinstance(meta, dict) else {}, student_id(path))
+    if why:
+        grade = _zero(first, Grade(path, possible=first.possible, manual_points=first.manual_points), why)
+        for a in grade.answers:
+            a.message = "not graded: see the variant stamp line above"
+        grade.variant = vid
+        return grade
+    grade = grade_submission(path, keys[vid], timeout=timeout, sandboxed=sandboxed, hide=hide)
+    grade.variant = vid
+    return grade

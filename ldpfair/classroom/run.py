@@ -167,7 +167,7 @@ def execute_notebook(
     import nbformat
     from nbclient import NotebookClient
 
-    from .exercises import write_atomic
+    from .files import write_atomic
 
     path = Path(path)
     nb = nbformat.read(path, as_version=4)

@@ -39,10 +39,17 @@ CHAPTER_FILES: Mapping[str, tuple[str, ...]] = MappingProxyType({
 
 
 def chapter_files(paper: str) -> tuple[str, ...]:
-    """The registered data files that chapter ``paper`` reads (ValueError naming the chapters)."""
+    """The registered data files that chapter ``paper`` reads (ValueError naming the chapters).
+
+    A chapter not in :data:`CHAPTER_FILES` (a new one) declares its files itself:
+    ``PaperSpec(data_files=...)``, empty for a chapter that reads no data set.
+    """
     from .._validation import did_you_mean
 
-    if paper not in CHAPTER_FILES:
-        raise ValueError(f"unknown paper {paper!r}{did_you_mean(paper, CHAPTER_FILES)}; valid: "
-                         f"{', '.join(CHAPTER_FILES)}")
-    return CHAPTER_FILES[paper]
+    if paper in CHAPTER_FILES:
+        return CHAPTER_FILES[paper]
+    from ..papers import PAPERS, spec
+
+    if paper in PAPERS:
+        return tuple(spec(paper).data_files)
+    raise ValueError(f"unknown paper {paper!r}{did_you_mean(paper, PAPERS)}; valid: {', '.join(PAPERS)}")

@@ -35,20 +35,38 @@ __all__ = ["plan", "recompute", "backend"]
 
 
 def _experiments(papers: Sequence[str] | None, experiment: str | None) -> list[tuple[str, str, Any, Path]]:
-    from ..papers import PAPERS, declared
+    from ..papers import declared, with_results
 
-    papers = list(papers or PAPERS)
-    unknown = [p for p in papers if p not in PAPERS]
+    valid = with_results()  # the chapters and the template
+    papers = list(papers or valid)
+    unknown = [p for p in papers if p not in valid]
     if unknown:
-        raise ValueError(f"unknown paper(s) {unknown}; valid: {', '.join(PAPERS)}")
+        raise ValueError(f"unknown paper(s) {unknown}; valid: {', '.join(valid)}")
     found = [e for p in papers for e in declared("paper", p)]
     if experiment is not None:
-        names = sorted({name for _, name, _, _ in found})
+        names = sorted({name for _, name, _, _ in found}
+                       | {n for _, group, _ in _derived(papers) for n in group.names})
         found = [e for e in found if e[1] == experiment]
-        if not found:
+        if not found and experiment not in names:
             raise ValueError(f"no declared experiment {experiment!r} in {', '.join(papers)}; valid: "
                              f"{', '.join(names)}")
     return found
+
+
+def _derived(papers: Sequence[str] | None, experiment: str | None = None,
+             found: Sequence[tuple[str, str, Any, Path]] | None = None) -> list[tuple[str, Any, Path]]:
+    """The derived groups (``PaperSpec.derived``) to plan or compute after the experiments ``found``.
+
+    Those of the papers of ``found`` (default: ``papers``, or every one), or, when
+    ``experiment`` is named, the groups of ``papers`` that write it.
+    """
+    from ..papers import derived, with_results
+
+    if experiment is None and found is not None:
+        papers = list(dict.fromkeys(p for p, *_ in found))
+    known = with_results()
+    groups = [d for p in (papers or known) if p in known for d in derived(p)]
+    return [d for d in groups if experiment is None or experiment in d[1].names]
 
 
 def _per_cell_seconds(path: Path) -> float:
@@ -61,6 +79,15 @@ def _per_cell_seconds(path: Path) -> float:
     except (OSError, ValueError):
         pass
     return math.nan
+
+
+def _derived_seconds(path: Path) -> float:
+    meta = path.with_name(path.name + ".meta.json")
+    try:
+        wall = json.loads(meta.read_text()).get("wall_time_s")
+        return float(wall) if wall else math.nan
+    except (OSError, ValueError):
+        return math.nan
 
 
 def plan(papers: Sequence[str] | None = None, experiment: str | None = None, *,
@@ -86,12 +113,22 @@ def plan(papers: Sequence[str] | None = None, experiment: str | None = None, *,
     from . import load_results
 
     rows = []
-    for p, name, grid, path in _experiments(papers, experiment):
+    found = _experiments(papers, experiment)
+    for p, name, grid, path in found:
         _, cov = load_results(grid, path)
         todo = cov["total"] if force else cov["total"] - cov["present"]
         sec = _per_cell_seconds(path)
         rows.append({"paper": p, "experiment": name, "cells": cov["total"], "committed": cov["present"],
                      "to compute": todo, "s per cell": sec, "core-hours": todo * sec / 3600.0})
+    from .derived import missing_derived
+
+    for p, group, folder in _derived(papers, experiment, found):  # one "cell" per derived table
+        missing = set(missing_derived(group, folder))
+        for i, name in enumerate(group.names):
+            todo = 1 if force or missing else 0  # a group is computed whole, its time on its first file
+            sec = _derived_seconds(folder / name) if i == 0 else 0.0
+            rows.append({"paper": p, "experiment": name, "cells": 1, "committed": int(name not in missing),
+                         "to compute": todo, "s per cell": sec, "core-hours": todo * sec / 3600.0})
     return pd.DataFrame(rows, columns=["paper", "experiment", "cells", "committed", "to compute",
                                        "s per cell", "core-hours"])
 
@@ -206,4 +243,11 @@ def recompute(papers: Sequence[str] | None = None, experiment: str | None = None
                 written = True
             rows.append({"paper": p, "experiment": name, "cells": len(tasks), "computed": len(missing),
                          "wall s": wall, "written": written})
+        from .derived import compute_derived
+
+        for p, group, folder in _derived(papers, experiment, todo):  # from the results just written
+            done = compute_derived(group, folder, force=force, write=write)
+            for name in group.names:
+                rows.append({"paper": p, "experiment": name, "cells": 1, "computed": int(done["computed"]),
+                             "wall s": done["wall s"], "written": done["written"]})
     return pd.DataFrame(rows, columns=["paper", "experiment", "cells", "computed", "wall s", "written"])

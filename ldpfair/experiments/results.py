@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from . import loaded_memo
 from .engine import INFO_COLUMNS, LABEL_COLUMNS, TIMING_COLUMNS, run
 from .grid import RESULTS_SCHEMA_VERSION, Grid
 from .results_files import (  # noqa: F401 - re-exported (they lived here)
@@ -272,7 +273,7 @@ def _recompute_doubtful(frame: pd.DataFrame, grid: Grid | Sweep, csv_path: Path)
     return out
 
 def load_results(
-    grid: Grid | Sweep, path: str | os.PathLike[str]
+    grid: Grid | Sweep, path: str | os.PathLike[str], *, reuse: bool = True
 ) -> tuple[pd.DataFrame, dict[str, int]]:
     """Committed results of ``grid``'s tasks, in grid order, and their coverage.
 
@@ -286,7 +287,10 @@ def load_results(
     to it. Rows of a grid that differs (parameters outside the committed
     grid) are listed in ``attrs["unknown_keys"]``. The same grid object read
     again from unchanged bytes gets a copy of the first answer (the scoreboard
-    page reads each file twice).
+    page reads each file twice). With ``reuse`` (the default) a checked answer
+    is also kept on disk for other processes, keyed on the file's bytes, its
+    metadata, the grid and the code (:mod:`.loaded_memo`); ``reuse=False``
+    (verification) neither reads nor writes that memo.
 
     Returns
     -------
@@ -300,19 +304,27 @@ def load_results(
     ResultsIntegrityError
         One line naming the file, if any check fails.
     """
-    tasks = grid.tasks()
     csv_path, meta_path = results_paths(path)
-    stored, memo_key = None, None
+    stored, memo_key, disk_key = None, None, None
     if csv_path.exists():
         meta = _read_meta(meta_path, csv_path)
-        stored, digest = _check_results_file(csv_path, True, meta)
         meta_digest = hashlib.sha256(json.dumps(meta, sort_keys=True, default=str).encode()).hexdigest()
-        memo_key = (str(csv_path.resolve()), digest, meta_digest, id(grid))
+        memo_key = (str(csv_path.resolve()), file_sha256(csv_path), meta_digest, id(grid))
         hit = _LOADED.get(memo_key)
         if hit is not None and hit[0] is grid:  # the entry holds the grid: its id is not reused
             _LOADED.move_to_end(memo_key)
             return _loaded_copy(hit[1])
+        disk_key = loaded_memo.memo_key(memo_key[1], meta, grid) if reuse else None
+        on_disk = loaded_memo.read(disk_key) if disk_key else None
+        if on_disk is not None:  # these bytes, metadata, grid and code passed every check before
+            frame, cov, unknown = on_disk
+            frame.attrs = {"coverage": cov, "unknown_keys": unknown}
+            _LOADED[memo_key] = (grid, frame)
+            return _loaded_copy(frame)
+        stored, digest = _check_results_file(csv_path, True, meta)
+        memo_key = (*memo_key[:1], digest, *memo_key[2:])
         exact = _check_experiment(csv_path, meta_path, meta, grid)
+    tasks = grid.tasks()
     frame = None
     present = 0
     if stored is not None and "key" in stored.columns:
@@ -335,6 +347,8 @@ def load_results(
             f"its metadata describes, e.g. {unknown[0][:12]}")
     frame.attrs["unknown_keys"] = unknown
     _LOADED[memo_key] = (grid, frame)
+    if disk_key:
+        loaded_memo.write(disk_key, frame, cov, unknown)
     while len(_LOADED) > _LOADED_MAX:
         _LOADED.popitem(last=False)
     return _loaded_copy(frame)

@@ -290,9 +290,9 @@ def stamp_results(path: str | os.PathLike[str], *, trust: bool = False,
 
     With ``trust=True`` the file is stamped as it is and its content marked
     ``trusted`` (date and the previous digest): :func:`verify_results` then
-    recomputes every cell of it. A chapter's own summaries (files without task
-    keys, written and stamped by code) are stamped with ``trust=True`` by the
-    code that writes them.
+    recomputes every cell of it. A chapter's derived tables (files without task
+    keys) are written with their checksum and digest by the engine
+    (:mod:`ldpfair.experiments.derived`), which verifies them by recomputing them.
 
     Raises
     ------

@@ -119,7 +119,7 @@ def verify_results(
     n_cells = check_count(n_cells, "n_cells", minimum=1)
     from .results import load_results
 
-    committed, cov = load_results(grid, path)
+    committed, cov = load_results(grid, path, reuse=False)  # every check, no memo from disk
     csv_path, _ = results_paths(path)
     problems: list[str] = []
     unknown = committed.attrs.get("unknown_keys", [])

@@ -22,6 +22,7 @@ __all__ = [
     "channel_from_uniforms",
     "column_counts",
     "lh_support",
+    "pair_counts",
 ]
 
 
@@ -188,3 +189,21 @@ def lh_support(a, b, z, k, prime, g):  # pragma: no cover - compiled
                 out[i, x] = True
     return out
 
+
+
+@numba.njit(cache=True, nogil=True)
+def pair_counts(bits, truth, m, r):  # pragma: no cover - compiled
+    """Per input ``x``: supports holding ``u`` (added to ``m[x, u]``), and holding ``x`` too (``r[x, u]``).
+
+    ``bits`` is the support (n x k, uint8 view of bool), ``truth`` the inputs. One
+    pass over the bytes, no floating point (the audit's per-pair counts).
+    """
+    n, k = bits.shape
+    for i in range(n):
+        x = truth[i]
+        own = bits[i, x]
+        for u in range(k):
+            b = bits[i, u]
+            m[x, u] += b
+            r[x, u] += b & own
+    return m, r

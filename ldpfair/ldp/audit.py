@@ -30,6 +30,7 @@ claims (a bug such as pure-LDP's unary-encoding sampler, issue #11).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -39,6 +40,7 @@ from scipy import stats
 
 from .._validation import check_epsilon
 from .channel import check_channel_matrix, within_level
+from .symmetric_channel import SymmetricChannel
 
 __all__ = ["AuditResult", "PrivacyAuditError", "audit", "clopper_pearson", "empirical_audit", "exact_audit"]
 
@@ -61,6 +63,11 @@ def power_line(epsilon: float, alpha: float = DEFAULT_ALPHA) -> str:
     near = min(DETECTABLE_EXCESS, key=lambda e: abs(math.log(e) - math.log(max(epsilon, 1e-9))))
     return (f"alpha = {alpha:g}; an excess of {DETECTABLE_EXCESS[near]:g} over epsilon is caught with "
             f"probability 0.8 (measured at epsilon = {near:g}, k = 2, 10^6 reports per input)")
+
+
+#: What an event of each view of the empirical audit is a set of (for its one line).
+_VIEW_WORDS = {"report": "whole-report bucket(s)", "support bits": "support-bit cell(s)",
+               "report byte": "value(s) of one byte of the report"}
 
 
 class PrivacyAuditError(ValueError):
@@ -113,8 +120,7 @@ class AuditResult:
         else:
             what = (
                 f"empirical audit ({self.samples:,} reports per input) gives a level of at least "
-                f"{self.lower_bound:.4g} at inputs ({v}, {w}) on an event of {z} "
-                f"{'whole-report bucket' if self.view == 'report' else 'support-bit cell'}(s)"
+                f"{self.lower_bound:.4g} at inputs ({v}, {w}) on an event of {z} {_VIEW_WORDS[self.view]}"
             )
         verdict = "within" if self.passed else "exceeds"
         where = f"{self.name} (k={self.k}, epsilon={self.epsilon:g})"
@@ -138,12 +144,19 @@ def clopper_pearson(successes: np.ndarray, n: int, alpha: float) -> tuple[np.nda
 def exact_audit(Q: Any, epsilon: float, *, name: str = "mechanism") -> AuditResult:
     """Audit a channel ``Q[v, z] = P(z | v)`` against ``epsilon`` exactly.
 
+    ``Q`` is a matrix or a :class:`~ldpfair.ldp.symmetric_channel.SymmetricChannel`
+    (the compressed form of a channel too large to build, e.g. OLH's at ``epsilon = 10``).
+
     Returns
     -------
     AuditResult
         ``passed`` when ``eps*(Q) <= epsilon`` (slack of :func:`~ldpfair.ldp.channel.within_level`).
     """
     epsilon = check_epsilon(epsilon, "epsilon")
+    if isinstance(Q, SymmetricChannel):  # compressed: two probabilities, any size
+        level, worst = Q.level()
+        return AuditResult(name, Q.size, epsilon, "exact", level, math.nan, 0,
+                           bool(within_level(level, epsilon)), worst)
     Q = check_channel_matrix(Q)
     hi, lo = Q.max(axis=0), Q.min(axis=0)
     used = hi > 0
@@ -203,9 +216,9 @@ def _prefix(
         return np.where(lo > 0, np.log(np.maximum(lo, 1e-300) / np.maximum(hi, 1e-300)), -np.inf), order
 
 
-def _pair_view(cells: tuple[np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+def _pair_view(cells: tuple[np.ndarray, ...]) -> np.ndarray:
     """Counts ``c[v, w, x, cell]`` of the two-bit cells (bit v, bit w) under input x in {v (0), w (1)}."""
-    n_x, m, r = cells
+    n_x, m, r = cells[:3]
     k = n_x.size
     dv = np.diag(m)
     out = np.zeros((k, k, 2, 4), dtype=np.int64)
@@ -263,7 +276,15 @@ def empirical_audit(
     PrivacyAuditError
         When the sampler's outputs disagree with its declaration (one line).
     """
-    from .audit_events import check_support, consistency, mixed_batch, pair_cells, report_codes
+    from .audit_events import (
+        byte_view,
+        check_support,
+        consistency,
+        empty_cells,
+        mixed_batch,
+        pair_cells,
+        report_codes,
+    )
 
     epsilon = check_epsilon(epsilon, "epsilon")
     if not isinstance(rng, np.random.Generator):
@@ -275,6 +296,11 @@ def empirical_audit(
     k = int(mech.k)
     if k > MAX_AUDIT_K:
         raise ValueError(f"the empirical audit handles k <= {MAX_AUDIT_K} values, got k={k}")
+    if real is not None:
+        real = np.asarray(real).ravel()
+        if real.size and (real.dtype.kind not in "iu" or int(real.min()) < 0 or int(real.max()) >= k):
+            raise ValueError(f"real must hold integer codes in [0, {k}) (the domain audited), got "
+                             f"{real.dtype} values from {real.min()!r} to {real.max()!r}")
     label = str(name or getattr(mech, "name", type(mech).__name__))
     where = f"{label} (k={k}, epsilon={epsilon:g})"
     half = samples // 2
@@ -283,7 +309,7 @@ def empirical_audit(
 
     # a channel's reports are its outputs (the whole-report view is exact); others are also read by support
     use_support = not isinstance(mech, ChannelMechanism)
-    empty = (np.zeros(k, dtype=np.int64), np.zeros((k, k), dtype=np.int64), np.zeros((k, k), dtype=np.int64))
+    empty = empty_cells(k)
     views: list[dict[str, Any]] = []
     for h, count in enumerate((half, samples - half)):
         truth = mixed_batch(k, count, rng, real if h == 0 else None)
@@ -304,8 +330,12 @@ def empirical_audit(
                 )
         bucket = (codes % np.uint64(nb)).astype(np.int64)
         whole = np.bincount(truth * nb + bucket, minlength=k * nb).reshape(k, nb)
+        if h == 0:
+            bv = byte_view(reports, truth, k)
+        else:
+            bv = None if views[0]["bytes"] is None else byte_view(reports, truth, k, views[0]["bytes"][1])
         views.append({"n": np.bincount(truth, minlength=k), "whole": whole,
-                      "pairs": _pair_view(cells)})
+                      "pairs": _pair_view(cells), "bytes": bv})
     A, B = views
     n_a, n_b = A["n"], B["n"]
     # half A: each pair's best likelihood-ratio prefix, on whole reports and on the two support bits
@@ -325,16 +355,28 @@ def empirical_audit(
     for i in range(iv.size):
         j = int(np.argmax(b[i]))
         cand.append((float(b[i, j]), "support bits", int(iv[i]), int(iw[i]), order[i, : j + 1]))
-    # the best events of each view (an overfitted view cannot crowd out the other)
+    if A["bytes"] is not None:  # one byte column of the report: a likelihood-ratio prefix of its values
+        cols = A["bytes"][0]
+        b, order = _prefix(cols[iv], cols[iw], n_a[iv][:, None], n_a[iw][:, None], a_sel)
+        width = b.shape[2]
+        for i in range(iv.size):
+            flat = int(np.argmax(b[i]))
+            col, j = divmod(flat, width)
+            cand.append((float(b[i, col, j]), "report byte", int(iv[i]), int(iw[i]),
+                         col * width + order[i, col, : j + 1]))
+    # the best events of each view (an overfitted view cannot crowd out the other); the support
+    # bits and the report's bytes (two structured views) share half of the events
     chosen = []
-    for kind in ("report", "support bits"):
-        mine = sorted((c for c in cand if c[1] == kind), key=lambda c: -c[0])
+    for kinds in (("report",), ("support bits", "report byte")):
+        mine = sorted((c for c in cand if c[1] in kinds), key=lambda c: -c[0])
         chosen += mine[: TESTED_EVENTS // 2]
     a = alpha / (2 * len(chosen))  # Bonferroni over the events tested on half B, two bounds each
     best, worst, view = -math.inf, (0, 1, 1), "report"
     for _, kind, v, w, event in chosen:
         if kind == "report":
             x, y = B["whole"][v][event].sum(), B["whole"][w][event].sum()
+        elif kind == "report byte":
+            x, y = B["bytes"][0][v].ravel()[event].sum(), B["bytes"][0][w].ravel()[event].sum()
         else:
             x, y = B["pairs"][v, w, 0][event].sum(), B["pairs"][v, w, 1][event].sum()
         bound = float(_bound(x, y, n_b[v], n_b[w], a))
@@ -365,6 +407,22 @@ def _declared_ratio(mech: Any) -> Any:
     return ratio
 
 
+def _channel_of(mech: Any) -> Any:
+    """The mechanism's channel: its dense ``channel``, else its compressed ``symmetric_channel()``.
+
+    A built-in GRR or local hashing whose dense channel is too large to build
+    (``channel`` raises ``ValueError``) gives its compressed form, so its exact
+    level is still known (OLH at ``epsilon = 10``: ``g = 22027``).
+    """
+    try:
+        return getattr(mech, "channel", None)
+    except ValueError:
+        compact = getattr(mech, "symmetric_channel", None)
+        if callable(compact):
+            return compact()
+        raise
+
+
 def audit(
     mech: Any,
     epsilon: float,
@@ -390,10 +448,12 @@ def audit(
         One line naming the worst pair of inputs and the output (or event).
     """
     label = str(name or getattr(mech, "name", type(mech).__name__))
-    Q = channel if channel is not None else getattr(mech, "channel", None)
+    Q = channel if channel is not None else _channel_of(mech)
     level = math.nan
     if Q is not None:
         ex = exact_audit(Q, epsilon, name=label)
+        if mech is not None and getattr(mech, "k", None) is not None:  # a hashed channel is g x g
+            ex = dataclasses.replace(ex, k=int(mech.k))
         if not ex.passed:
             raise PrivacyAuditError(f"privacy audit refused {ex.message()}")
         level = ex.level
@@ -411,7 +471,7 @@ def audit(
             )
         level = declared
     emp = empirical_audit(mech, epsilon, samples=samples, alpha=alpha, rng=rng, name=label, real=real,
-                          channel=Q)
+                          channel=None if isinstance(Q, SymmetricChannel) else Q)
     if not emp.passed:
         raise PrivacyAuditError(f"privacy audit refused {emp.message()}")
     method = "exact+empirical" if Q is not None else "empirical"

@@ -9,12 +9,12 @@ import numpy as np
 from .._validation import check_epsilon, check_rng, check_values
 from ._kernels import channel_from_uniforms
 from .grr import one_hot
+from .symmetric_channel import ROW_TOL, SymmetricChannel
 
-__all__ = ["ChannelMechanism", "channel_epsilon", "check_channel_matrix", "within_level"]
+__all__ = ["ChannelMechanism", "SymmetricChannel", "channel_epsilon", "check_channel_matrix", "within_level"]
 
-#: Absolute tolerance on row sums and relative slack on the epsilon check
-#: (LP solutions are exact only to the solver's feasibility tolerance).
-ROW_TOL = 1e-9
+#: Relative slack on the epsilon check (LP solutions are exact only to the solver's
+#: feasibility tolerance); the row-sum tolerance ``ROW_TOL`` is shared with :class:`SymmetricChannel`.
 EPS_RTOL = 1e-6
 
 

@@ -11,6 +11,7 @@ from ..encoding import one_hot as _one_hot
 from . import _pcg
 from ._kernels import codes_in_range, grr_fill, grr_fill_pcg64, grr_fill_raw
 from .base import FrequencyOracle, ratio_or_inf
+from .symmetric_channel import SymmetricChannel
 
 __all__ = ["GRR", "one_hot", "keep_threshold", "GRR_BLOCK", "PCG64_MIN_USERS"]
 
@@ -93,10 +94,15 @@ class GRR(FrequencyOracle):
     def channel(self) -> np.ndarray:
         """The exact ``k x k`` channel ``Q[v, z] = P(Z = z | V = v)``."""
         if self.k > 4096:
-            raise ValueError(f"channel is a dense k x k matrix; refusing k={self.k} > 4096")
+            raise ValueError(f"channel is a dense k x k matrix; refusing k={self.k} > 4096 "
+                             "(symmetric_channel() is its compressed form)")
         mat = np.full((self.k, self.k), self.q)
         np.fill_diagonal(mat, self.p)
         return mat
+
+    def symmetric_channel(self) -> SymmetricChannel:
+        """The channel in compressed form (any ``k``): ``p`` on the diagonal, ``q`` elsewhere."""
+        return SymmetricChannel(self.k, self.p, self.q)
 
     def worst_case_ratio(self) -> float:
         """``p / q = e^eps`` (tight)."""

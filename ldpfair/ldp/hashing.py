@@ -26,6 +26,7 @@ from numpy.typing import ArrayLike
 from .._validation import check_choice, check_epsilon, check_rng
 from ._kernels import grr_from_uniforms, lh_support
 from .base import FrequencyOracle, ratio_or_inf
+from .symmetric_channel import SymmetricChannel
 
 __all__ = ["LHReports", "LocalHashing", "BLH", "OLH", "olh_g", "collision_probability", "PRIME"]
 
@@ -119,10 +120,15 @@ class LocalHashing(FrequencyOracle):
     def channel(self) -> np.ndarray:
         """The ``g x g`` GRR channel applied to the hashed value (the hash is public)."""
         if self.g > 4096:
-            raise ValueError(f"channel is dense g x g; refusing g={self.g} > 4096")
+            raise ValueError(f"channel is dense g x g; refusing g={self.g} > 4096 "
+                             "(symmetric_channel() is its compressed form)")
         mat = np.full((self.g, self.g), self._qg)
         np.fill_diagonal(mat, self._pg)
         return mat
+
+    def symmetric_channel(self) -> SymmetricChannel:
+        """The ``g x g`` channel on the hashed value in compressed form (any ``g``, e.g. OLH at eps = 10)."""
+        return SymmetricChannel(self.g, self._pg, self._qg)
 
     def worst_case_ratio(self) -> float:
         """``e^eps``: given the (input-independent) hash, the report is GRR on ``[g]``."""

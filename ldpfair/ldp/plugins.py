@@ -43,6 +43,7 @@ __all__ = [
     "UserMechanism",
     "admit",
     "display_name",
+    "exact_precheck",
     "entry_point_names",
     "is_user_spec",
     "register",
@@ -351,21 +352,43 @@ def _step(who: str, step: str, k: int, epsilon: float, fn: Any, *args: Any, **kw
 
 
 @functools.lru_cache(maxsize=256)
-def _admitted(spec: str, identity: str, k: int, epsilon: float, samples: int, seed: int) -> AuditResult:
+def _admitted(spec: str, identity: str, k: int, epsilon: float, samples: int, seed: int,
+              real: bytes | None = None) -> AuditResult:
     um = resolve_mechanism(spec)
     Q = um.channel(k, epsilon)
     if Q is not None:  # the exact audit first: a channel of unbounded level cannot even be sampled
         audit(None, epsilon, samples=0, name=um.name, channel=Q)
     mech = _step(um.name, "construction", k, epsilon, um.make, k, epsilon, check=False)
     rng = np.random.default_rng(np.random.SeedSequence([seed, k, int(round(epsilon * 1e6))]))
+    column = None if real is None else np.frombuffer(real, dtype=np.int64)
     return _step(um.name, "audit", k, epsilon, audit, mech, epsilon, samples=samples_at(k, samples), rng=rng,
-                 name=um.name, channel=Q)
+                 name=um.name, channel=Q, real=column)
+
+
+def exact_precheck(spec: str, epsilons: Any, k: int = 2) -> None:
+    """Resolve ``spec`` and, for a channel, run its exact audit at every budget: refusals before any data.
+
+    Raises ``ValueError`` (one line) for a mechanism that cannot be resolved and
+    :class:`~ldpfair.ldp.audit.PrivacyAuditError` for a channel above its budget.
+    """
+    um = resolve_mechanism(spec)
+    for eps in epsilons:
+        eps = check_epsilon(eps, "epsilon")
+        Q = um.channel(k, eps)
+        if Q is not None:
+            audit(None, eps, samples=0, name=um.name, channel=Q)
 
 
 def admit(
-    spec: str, epsilons: Any, ks: Any = (2,), *, samples: int = DEFAULT_SAMPLES, seed: int = 20261124
+    spec: str, epsilons: Any, ks: Any = (2,), *, samples: int = DEFAULT_SAMPLES, seed: int = 20261124,
+    real: Any = None,
 ) -> list[AuditResult]:
     """Resolve and audit the user mechanism ``spec`` at every ``(k, epsilon)``; the audits' results.
+
+    ``real`` (optional) is a real column of the run's data (codes in ``0..k-1``): the
+    audit at each ``k`` whose domain holds it perturbs it once, mixed into the
+    first half's shuffled batch (:func:`ldpfair.ldp.audit.empirical_audit`), so the
+    sampler also meets the data it will be run on.
 
     Raises ``ValueError`` (one line) for a mechanism that cannot be resolved,
     built or instantiated, and :class:`~ldpfair.ldp.audit.PrivacyAuditError` for
@@ -373,13 +396,20 @@ def admit(
     """
     um = resolve_mechanism(spec)
     ident = str(um.identity())
+    column = None
+    if real is not None:
+        column = np.ascontiguousarray(np.asarray(real).ravel(), dtype=np.int64)
+        if column.size and int(column.min()) < 0:
+            raise ValueError(f"real must hold codes >= 0, found {int(column.min())}")
     out = []
     for k in ks:
+        fits = column is not None and (column.size == 0 or int(column.max()) < int(k))
+        key = column.tobytes() if fits and column is not None else None
         for eps in epsilons:
             eps = check_epsilon(eps, "epsilon")
             if not math.isfinite(eps):
                 raise ValueError(f"epsilon must be finite, got {eps!r}")
-            out.append(_admitted(spec, ident, int(k), float(eps), int(samples), int(seed)))
+            out.append(_admitted(spec, ident, int(k), float(eps), int(samples), int(seed), key))
     return out
 
 
@@ -391,9 +421,35 @@ def display_name(spec: str) -> str:
     return spec if short.strip().upper() in RESERVED else short
 
 
+class _RunStep:
+    """A user mechanism in the run: ``perturb`` and ``support`` report an exit or error in one line.
+
+    Every other attribute is the mechanism's own. An exit (``sys.exit``) or an
+    exception inside them becomes ``ValueError("mechanism 'X' ... in the run at
+    k=.., epsilon=..: ...")`` (:func:`_step`), so the notebook's failing cell, and
+    ``ldpfair bench``, name the mechanism and the step in one line.
+    """
+
+    def __init__(self, name: str, mech: Any, k: int, epsilon: float) -> None:
+        self._name, self._mech, self._k, self._eps = name, mech, k, epsilon
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(self._mech, attr)
+
+    def perturb(self, values: Any, rng: Any) -> Any:
+        """The mechanism's ``perturb``, its failure in one line."""
+        return _step(self._name, "run (perturb)", self._k, self._eps, self._mech.perturb, values, rng)
+
+    def support(self, reports: Any) -> Any:
+        """The mechanism's ``support``, its failure in one line."""
+        return _step(self._name, "run (support)", self._k, self._eps, self._mech.support, reports)
+
+
 def _privatize_with(spec: str, identity: str, k: int, epsilon: float, values: np.ndarray) -> Any:
     """The factory ``f(k, epsilon, values)`` of :func:`ldpfair.ldp.privatize` for a user mechanism."""
-    return resolve_mechanism(spec).make(k, epsilon)
+    um = resolve_mechanism(spec)
+    mech = _step(um.name, "run (construction)", k, epsilon, um.make, k, epsilon)
+    return _RunStep(um.name, mech, k, epsilon)
 
 
 def privatize_factory(spec: str) -> functools.partial[Any]:

@@ -52,8 +52,9 @@ class SS(FrequencyOracle):
     other value is in the subset with probability
     ``q = (omega e^eps (omega - 1) + (k - omega) omega) / ((k - 1)(omega e^eps + k - omega))``.
 
-    Reports are an ``(n, omega)`` int64 array of subset members (in no particular
-    order).
+    Reports are an ``(n, omega)`` array of subset members in increasing order: the
+    report is the set and nothing else (the order the sampler draws members in puts
+    the true value first whenever it is in, which would leak it; issue #44).
 
     Parameters
     ----------
@@ -118,11 +119,18 @@ class SS(FrequencyOracle):
         The true value is in with probability ``floor(p 2^64) / 2^64`` (within
         ``2^-64`` of ``p``); the other members come from Floyd's algorithm on exact
         uniform integers (Lemire's method on raw words), see
-        :func:`ldpfair.ldp._subsets.draw_subsets`.
+        :func:`ldpfair.ldp._subsets.draw_subsets`. Each row is then sorted, so
+        the report is a function of the set alone: the sampler puts the true
+        value first whenever it is in the subset, which an order would leak.
+        Sorting draws nothing, so the generator ends where the sampler leaves it
+        and every support (hence every estimate and every committed result built
+        on supports) is unchanged.
         """
         values = self._check_values(values)
         rng = check_rng(rng)
-        return draw_subsets(values, self.k, self.omega, self.p, rng)
+        members = draw_subsets(values, self.k, self.omega, self.p, rng)
+        members.sort(axis=1)
+        return members
 
     def _check_reports(self, reports: np.ndarray) -> np.ndarray:
         """``reports`` as an array after checking its shape ``(n, omega)`` and members in ``[0, k)``.

@@ -29,8 +29,8 @@ import pandas as pd
 from .contract import PaperSpec, Profile
 from .running import missing_file, run_experiments
 
-__all__ = ["PAPERS", "ENTRY_POINT_GROUP", "PaperSpec", "Profile", "spec", "module", "declared", "committed",
-           "results", "status", "verify", "stamp"]
+__all__ = ["PAPERS", "TEMPLATE", "ENTRY_POINT_GROUP", "with_results", "PaperSpec", "Profile", "spec",
+           "module", "declared", "derived", "committed", "results", "status", "verify", "stamp"]
 
 #: The entry-point group a chapter registers in (``[project.entry-points."ldpfair.papers"]`` of its
 #: package's ``pyproject.toml``): ``name = "package.module"``, so a chapter may live in another package.
@@ -80,6 +80,16 @@ TEMPLATE = "_template"
 PAPERS: tuple[str, ...] = tuple(_MODULES)
 
 
+def with_results() -> tuple[str, ...]:
+    """Every name with committed paper-profile results: the chapters, then the template.
+
+    The template commits its (small) results like a chapter, so that ``ldpfair results``
+    computes, stamps and verifies them with the others and a copy starts from a chapter
+    whose every command works.
+    """
+    return (*PAPERS, TEMPLATE)
+
+
 def _check_paper(paper: str) -> None:
     from .._validation import did_you_mean
 
@@ -127,12 +137,25 @@ def _experiments(paper: str, profile: str) -> Mapping[str, Any]:
 
 
 def declared(profile: str = "paper", paper: str | None = None) -> Iterator[tuple[str, str, Any, Path]]:
-    """Yield ``(paper, name, grid, results_path)`` for every declared experiment of ``profile``."""
+    """Yield ``(paper, name, grid, results_path)`` for every declared experiment of ``profile``.
+
+    ``paper=None``: every chapter's and the template's (:func:`with_results`).
+    """
     from ..config import results_dir
 
-    for p in PAPERS if paper is None else (paper,):
+    for p in with_results() if paper is None else (paper,):
         for name, grid in _experiments(p, profile).items():
             yield p, name, grid, results_dir(p) / name
+
+
+def derived(paper: str | None = None) -> Iterator[tuple[str, Any, Path]]:
+    """Yield ``(paper, group, results_folder)`` for every derived group (``PaperSpec.derived``)."""
+    from ..config import results_dir
+
+    for p in with_results() if paper is None else (paper,):
+        if module(p) is not None:
+            for group in spec(p).derived:
+                yield p, group, results_dir(p)
 
 
 def committed(paper: str, name: str) -> pd.DataFrame:
@@ -253,7 +276,10 @@ def verify(
     with ``--trust``), and every cell of each file whose ``.csv.gz`` or
     ``.meta.json`` differs from its version committed at ``base`` (git; see
     :func:`ldpfair.experiments.verify_results`). Every experiment is checked even
-    after a failure.
+    after a failure. The chapters' derived tables (``PaperSpec.derived``) are checked
+    after the experiments, and recomputed whole (and required byte for byte) when one
+    of a group's files differs from its committed version, or with ``all_cells``
+    (:func:`ldpfair.experiments.derived.verify_derived`).
 
     Returns
     -------
@@ -302,6 +328,13 @@ def verify(
                 row["problems"] = len(exc.problems)
                 problems.extend(drift_line(path, exc.problems))  # names the package that changed
         rows.append(row)
+    from ..experiments.derived import verify_derived
+
+    verified = [p for p in dict.fromkeys(r["paper"] for r in rows) if p in with_results()]
+    for p, group, folder in (d for name in verified for d in derived(name)):  # after their experiments
+        found, trouble = verify_derived(group, folder, base=base, whole=all_cells)
+        rows += [{"paper": p, **r} for r in found]
+        problems += trouble
     table = pd.DataFrame(rows, columns=["paper", "results", "present", "total", "checked", "whole",
                                         "problems"])
     table.attrs["problems"] = problems
@@ -336,7 +369,7 @@ def stamp(paper: str | None = None, *, trust: bool = False) -> pd.DataFrame:
     from ..experiments.results import ResultsIntegrityError, stamp_results
 
     rows, refused = [], []
-    for p in PAPERS if paper is None else (paper,):
+    for p in with_results() if paper is None else (paper,):
         _check_paper(p)
         for csv in sorted(results_dir(p).glob("*.csv.gz")):
             try:

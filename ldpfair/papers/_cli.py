@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from . import PAPERS, stamp, status, verify
+from . import PAPERS, TEMPLATE, stamp, status, verify
 
 
 def _int_arg(text: str, minimum: int) -> int:
@@ -67,7 +67,7 @@ def _verify(args: argparse.Namespace) -> int:
         from ..environment import environment_table, read_meta
         from ..experiments.notebooks import results_dir
 
-        folders = [results_dir(p) for p in ([args.paper] if args.paper else PAPERS)]
+        folders = [results_dir(p) for p in ([args.paper] if args.paper else (*PAPERS, TEMPLATE))]
         metas = {str(m): read_meta(m) for f in folders for m in sorted(f.glob("*.meta.json"))}
         if not metas:
             print(f"ldpfair results: error: no results metadata (*.meta.json) in "
@@ -138,6 +138,44 @@ def _check_cache_folder(folder: str) -> None:
                          "valid: a folder you can write") from None
 
 
+def _cpu_time(core_hours: float) -> str:
+    """A CPU time in words: under a second, seconds, minutes or core-hours (never a rounded zero)."""
+    seconds = core_hours * 3600.0
+    if seconds < 1.0:
+        return "under a second of CPU"
+    if seconds < 120.0:
+        return f"about {seconds:.0f} s of CPU"
+    if seconds < 7200.0:
+        return f"about {seconds / 60.0:.0f} min of CPU"
+    return f"about {core_hours:.1f} core-hours"
+
+
+def _shown_plan(table: Any) -> Any:
+    """The plan as printed: timings to three significant digits, "unknown" where nothing is committed."""
+    def fmt(x: float) -> str:
+        return "unknown" if x != x else f"{x:.3g}"  # x != x: NaN, no committed timing
+
+    return table.assign(**{col: table[col].map(fmt) for col in ("s per cell", "core-hours")})
+
+
+def _plan_line(table: Any) -> str:
+    """The plan's last line: cells to compute and their estimated CPU time (or why there is none)."""
+    todo = int(table["to compute"].sum())
+    if todo == 0:
+        return "0 cells to compute: every cell is committed (--force recomputes them)"
+    timed = table[table["core-hours"].notna() & (table["to compute"] > 0)]
+    untimed = table[table["core-hours"].isna() & (table["to compute"] > 0)]
+    cpu = _cpu_time(float(timed["core-hours"].sum()))
+    line = f"{todo} cells to compute"
+    if not len(untimed):
+        return f"{line}, {cpu} (from the committed per-cell timings)"
+    names = ", ".join(f"{r.paper}/{r.experiment}" for r in untimed.itertuples())
+    line += f"; {int(untimed['to compute'].sum())} of them not estimated ({names}: no committed timing)"
+    if len(timed):
+        line += f"; the other {int(timed['to compute'].sum())} {cpu} (from the committed per-cell timings)"
+    return line
+
+
 def _compute(args: argparse.Namespace) -> int:
     from ..experiments.recompute import plan, recompute
 
@@ -147,12 +185,8 @@ def _compute(args: argparse.Namespace) -> int:
     if args.cache is not None and not args.dry_run:
         _check_cache_folder(args.cache)  # before the plan and any computation, not when first written
     table = plan(args.papers or None, args.experiment, force=args.force)
-    shown = table.assign(**{"s per cell": table["s per cell"].round(2),
-                            "core-hours": table["core-hours"].round(3)})
-    print(shown.to_string(index=False))
-    total = float(table["core-hours"].sum(skipna=True))
-    print(f"{int(table['to compute'].sum())} cells to compute, about {total:.2f} core-hours "
-          "(from the committed per-cell timings)")
+    print(_shown_plan(table).to_string(index=False))
+    print(_plan_line(table))
     if args.dry_run:
         return 0
     done = recompute(args.papers or None, args.experiment, n_jobs=args.n_jobs, scheduler=args.scheduler,
@@ -177,7 +211,7 @@ def add_subcommand(subparsers: Any) -> None:
     )
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     st = sub.add_parser("status", help="how many cells of each declared experiment are committed")
-    st.add_argument("--paper", choices=PAPERS, default=None)
+    st.add_argument("--paper", choices=(*PAPERS, TEMPLATE), default=None)
     st.set_defaults(func=_status)
     ve = sub.add_parser(
         "verify", help="check checksums and coverage, recompute a sample of cells; fail unless identical",
@@ -186,7 +220,7 @@ def add_subcommand(subparsers: Any) -> None:
         "per method) that must be bit-identical, plus every cell of each file whose .csv.gz or "
         ".meta.json differs from its version committed in git (at --base, default HEAD), whatever its "
         "metadata says. Exit 1 with one line per problem.")
-    ve.add_argument("--paper", choices=PAPERS, default=None)
+    ve.add_argument("--paper", choices=(*PAPERS, TEMPLATE), default=None)
     ve.add_argument("--cells", type=positive_int, default=2,
                     help="minimum cells recomputed per experiment (>= 1, default 2)")
     ve.add_argument("--seed", type=seed_int, default=None,
@@ -209,7 +243,7 @@ def add_subcommand(subparsers: Any) -> None:
         "their sha256 still matches (save_results stamps new files itself). A file whose rows no "
         "longer match is refused, whatever the per-task cache holds (a cache entry can be edited "
         "together with its checksum), unless --trust.")
-    sa.add_argument("paper", nargs="?", choices=PAPERS, default=None,
+    sa.add_argument("paper", nargs="?", choices=(*PAPERS, TEMPLATE), default=None,
                     help="stamp only this paper's files (default: every paper)")
     sa.add_argument("--trust", action="store_true",
                     help="stamp edited files as they are and mark them trusted: `verify` then recomputes "
@@ -222,7 +256,8 @@ def add_subcommand(subparsers: Any) -> None:
         "file atomically with its metadata and checksum. --dry-run prints the cells and the estimated "
         "core-hours per experiment. --scheduler runs on an existing dask cluster, --local-cluster N "
         "on a dask LocalCluster of N single-threaded workers; rows are identical on every backend.")
-    co.add_argument("papers", nargs="*", metavar="PAPER", help=f"papers (default: all; {', '.join(PAPERS)})")
+    co.add_argument("papers", nargs="*", metavar="PAPER",
+                    help=f"papers (default: all; {', '.join((*PAPERS, TEMPLATE))})")
     co.add_argument("--experiment", default=None, help="only this declared experiment (e.g. table1)")
     _add_n_jobs(co)
     where = co.add_mutually_exclusive_group()

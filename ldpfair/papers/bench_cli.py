@@ -123,21 +123,31 @@ def _main(args: argparse.Namespace) -> int:
     prof = PROFILES[args.profile]
     epsilons = list(args.epsilons) if args.epsilons else list(prof["epsilons"])
     t0 = time.perf_counter()
-    cards = _with_timeout(
-        args.audit_timeout,
-        lambda: bench_open.mechanism_cards(specs, epsilons, ks=args.audit_k, progress=_progress),
-    )  # resolves and audits: refusal is one line
+    for s in specs:  # unresolvable mechanisms and channels above their budget: refused before any data
+        plugins.exact_precheck(s, epsilons)
     datasets = list(args.datasets) if args.datasets else list(prof["datasets"])
+    keys = list(datasets)  # the run's datasets as keys (a card by its name)
     if args.dataset:
         from .synthesis.experiments import CARD_DATASETS, CARD_LABELS, DATASETS
 
         datasets += bench_open.datasets_param(tuple(DATASETS)).check(list(args.dataset), "--dataset") or []
         for card in args.dataset:
             key = bench_open.add_card(card, CARD_DATASETS, CARD_LABELS, builtin=DATASETS)
+            keys.append(key)
             print(f"dataset card {card}: dataset {key!r} validated")
+    from .synthesis.experiments import dataset_entry
+
+    # the run's protected column, audited too
+    real = bench_open.real_column([dataset_entry(key)[:3] for key in keys]) if specs else None
+    cards = _with_timeout(
+        args.audit_timeout,
+        lambda: bench_open.mechanism_cards(specs, epsilons, ks=args.audit_k, progress=_progress, real=real),
+    )  # resolves and audits: refusal is one line
     for r in cards.to_dict("records"):
         level = (
-            f"exact level {r['level']:.4g}" if r["privacy"] == "exact" else f"declared level {r['level']:.4g}"
+            f"exact level {r['level']:.4g}" if r["privacy"] == "exact"
+            else "no declared level (its level is the audit's)" if r["level"] != r["level"]  # nan
+            else f"declared level {r['level']:.4g}"
         )
         print(
             f"admitted {r['mechanism']} at epsilon={r['epsilon']:g}: {level}, audit lower bound "

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
     from ..reporting import Claim
 
-__all__ = ["Profile", "PaperSpec", "InChecks", "REQUIRED_ROOMS", "ROOMS"]
+__all__ = ["Profile", "PaperSpec", "InChecks", "Derived", "REQUIRED_ROOMS", "ROOMS"]
 
 #: The modules every chapter package has, and the one role of each.
 REQUIRED_ROOMS: Mapping[str, str] = MappingProxyType({
@@ -131,6 +131,58 @@ class InChecks:
 
 
 @dataclass(frozen=True)
+class Derived:
+    """Results tables computed from a chapter's committed results and the paper's numbers.
+
+    Not every committed table is a grid of tasks: a chapter may summarise its runs
+    against the published numbers with a simulation of its own (hamman2023's
+    forensics of the published errors). The chapter declares such tables here and
+    the engine computes, writes and verifies them like its experiments
+    (:mod:`ldpfair.experiments.derived`): ``ldpfair results compute <paper>`` writes
+    any that is missing (all with ``--force``) after the experiments, and
+    ``ldpfair results verify`` checks their checksums and recomputes them whole
+    when a file differs from its committed version (or with ``--all``), requiring
+    the same bytes.
+
+    Parameters
+    ----------
+    names : tuple of str
+        The results files ``results/<paper>/<name>.csv.gz`` it writes.
+    module, function : str
+        ``module.function(**parameters)`` returns ``{name: DataFrame}`` for every
+        name; imported when first called, so that the chapter's package stays cheap.
+    parameters : mapping
+        Its keyword arguments (e.g. the replications and the seed of a simulation),
+        recorded in each file's metadata.
+    """
+
+    names: tuple[str, ...]
+    module: str
+    function: str
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.names or any(not isinstance(n, str) or not n for n in self.names):
+            raise ValueError(f"Derived needs the names of the files it writes, got {self.names!r}")
+        object.__setattr__(self, "names", tuple(self.names))
+        object.__setattr__(self, "parameters", MappingProxyType(dict(self.parameters)))
+
+    @property
+    def producer(self) -> str:
+        """``module.function``, recorded in the metadata."""
+        return f"{self.module}.{self.function}"
+
+    def compute(self) -> dict[str, pd.DataFrame]:
+        """Import and call the function; return its frames (ValueError unless it returns every name)."""
+        import importlib
+
+        frames = dict(getattr(importlib.import_module(self.module), self.function)(**self.parameters))
+        if set(frames) != set(self.names):
+            raise ValueError(f"{self.producer} returned {sorted(frames)}, declared {sorted(self.names)}")
+        return {n: frames[n] for n in self.names}
+
+
+@dataclass(frozen=True)
 class PaperSpec:
     """What a chapter declares: the contract of ``ldpfair/papers/<paper>/__init__.py``.
 
@@ -163,6 +215,14 @@ class PaperSpec:
         profile overrides (``ldpfair run`` declares the experiments with them
         before a kernel starts, so a combination the chapter refuses fails
         early). Default: every notebook parameter that is a value of the profile.
+    derived : sequence of Derived, optional
+        The chapter's committed tables that are not experiments (:class:`Derived`):
+        computed after the experiments, from the committed results.
+    data_files : sequence of str, optional
+        The registered data files (:mod:`ldpfair.datasets.registry`) the chapter
+        reads, for ``ldpfair data list --paper``; empty for a chapter that reads
+        none. The book's first chapters are listed in
+        :data:`ldpfair.datasets.chapters.CHAPTER_FILES` instead.
     """
 
     name: str
@@ -173,6 +233,8 @@ class PaperSpec:
     scoreboard: Callable[[], pd.DataFrame] = InChecks("", "scoreboard")
     parameters: Mapping[str, Any] = field(default_factory=dict)
     overrides: Sequence[str] | None = None
+    derived: Sequence[Derived] = ()
+    data_files: Sequence[str] = ()
 
     def __post_init__(self) -> None:
         missing = [p for p in ("quick", "paper") if p not in self.profiles]

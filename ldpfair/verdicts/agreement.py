@@ -9,6 +9,7 @@ two one-sided tests (:func:`compare_equivalent`). The rules are stated in
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -43,7 +44,20 @@ def _finite(values: Any) -> np.ndarray:
 
 
 def _tq(dof: float, level: float) -> float:
-    return float(stats.t.ppf(0.5 + level / 2.0, max(dof, 1.0)))
+    """Two-sided Student-t quantile at ``level`` with ``dof`` (at least 1) degrees of freedom."""
+    return _t_ppf(0.5 + level / 2.0, max(float(dof), 1.0))
+
+
+@functools.lru_cache(maxsize=4096)
+def _t_ppf(q: float, dof: float) -> float:
+    """``scipy.stats.t.ppf(q, dof)``, once per argument pair and process (the scoreboard asks thousands)."""
+    return float(stats.t.ppf(q, dof))
+
+
+@functools.lru_cache(maxsize=64)
+def _norm_ppf(q: float) -> float:
+    """``scipy.stats.norm.ppf(q)``, once per argument and process."""
+    return float(stats.norm.ppf(q))
 
 
 def compare_paired(ours: Any, theirs: Any, *, decimals: int | None = None,
@@ -120,7 +134,7 @@ def compare_welch(ours: Any, paper_mean: float, *, paper_std: float | None = Non
     if paper_std is not None and paper_n and math.isfinite(float(paper_std)):
         v2, dof2 = float(paper_std) ** 2 / int(paper_n), int(paper_n) - 1
     elif paper_ci is not None and math.isfinite(float(paper_ci)):
-        q = _tq(int(paper_n) - 1, level) if paper_n else float(stats.norm.ppf(0.5 + level / 2.0))
+        q = _tq(int(paper_n) - 1, level) if paper_n else _norm_ppf(0.5 + level / 2.0)
         v2, dof2 = (float(paper_ci) / q) ** 2, (int(paper_n) - 1 if paper_n else 10**6)
     if v2 is None:
         half = _tq(n - 1, level) * math.sqrt(v1)

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ...experiments import Sweep
-from ...experiments.parameters import Param, choice, epsilons, n_jobs_param, seeds
+from ...experiments.parameters import Param, epsilons, n_jobs_param, profile_param, seeds
 from ...identity import versioned
 from ...ldp import GRR
 from ..contract import Profile
@@ -70,7 +70,7 @@ def declare(profile: Profile) -> dict[str, Sweep]:
 
 #: The notebook's parameters (checked by ``ldpfair run`` before a kernel starts).
 PARAMETERS: dict[str, Param] = {
-    "profile": choice("'quick': compute a small grid; 'paper': the paper's setting", ("quick", "paper")),
+    "profile": profile_param(),  # "paper" by default, as in every chapter: the committed results
     "epsilons": epsilons("privacy budgets", "the profile's budgets"),
     "seeds": seeds("repetitions per budget", "the profile's number"),
     "n_jobs": n_jobs_param(),

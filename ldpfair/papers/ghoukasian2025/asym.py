@@ -354,20 +354,24 @@ def judge_readings(explored: pd.DataFrame, rr: pd.DataFrame, *,
         held, as ``k/n``), ``all_held`` and the mean OPT - RR differences of accuracy and
         ``Delta_EOd`` at each epsilon (``d_acc@<eps>_<dataset>``, ``d_eod@<eps>_<dataset>``).
     """
-    from .statements import two_step_checks
+    from .statements import two_step_from_means
 
     keys = ["dataset", "mechanism", "epsilon", "seed"]
+    metrics = ["acc", "Delta_EOd"]
     rr = rr[rr["mechanism"] == "RR"]
     rr = rr[rr["seed"].isin(set(explored["seed"])) & rr["dataset"].isin(set(explored["dataset"]))]
     rr = rr[keys + list(rr_columns)].rename(columns={rr_columns[0]: "acc", rr_columns[1]: "Delta_EOd"})
-    rr_mean = rr.groupby(["dataset", "epsilon"])[["acc", "Delta_EOd"]].mean()
+    rr_mean = rr.groupby(["dataset", "epsilon"])[metrics].mean()
     rr_acc, rr_eod = rr_mean["acc"].to_dict(), rr_mean["Delta_EOd"].to_dict()  # looked up per reading
+    # two_step_checks of each reading's rows with the RR rows, from means taken once: a group's mean
+    # depends on its own rows only (in their order), so these are the numbers it computed
+    rr_by = rr.groupby(keys[:3])[metrics].mean()
+    explored = explored.drop(columns=[c for c in metrics if c not in opt_columns])
+    explored = explored.rename(columns={opt_columns[0]: "acc", opt_columns[1]: "Delta_EOd"})
+    opt_by = explored.groupby(["reading", *keys[:3]])[metrics].mean()
     out = []
     for label, part in explored.groupby("reading", sort=False):
-        part = part.drop(columns=[c for c in ("acc", "Delta_EOd") if c not in opt_columns])
-        part = part.rename(columns={opt_columns[0]: "acc", opt_columns[1]: "Delta_EOd"})
-        frame = pd.concat([part[keys + ["acc", "Delta_EOd"]], rr])
-        _, checks = two_step_checks(frame)
+        _, checks = two_step_from_means(pd.concat([opt_by.loc[label], rr_by]).sort_index())
         row: dict = {"reading": label, **{k: part[k].iloc[0] for k in ASYM_UNKNOWNS}}
         for ds in ("adult", "lsac"):
             held = [v for k, v in checks.items() if k.lower().startswith(ds)]

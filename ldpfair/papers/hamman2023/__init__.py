@@ -7,7 +7,8 @@ Its rooms (the contract of :mod:`ldpfair.papers.contract`):
 - :mod:`.figures`: Figs. 1-4 as functions of the results;
 - :mod:`.checks`: the published Tables 1-4 and quoted numbers, the claims and the
   scoreboard, judged by :mod:`ldpfair.verdicts`;
-- :mod:`.forensics`: which computation could have produced the published query errors;
+- :mod:`.forensics` and :mod:`.cells`: which computation could have produced the published
+  query errors (their tables are the chapter's ``derived`` results, computed by the engine);
 - :mod:`.tables`: the chapter's tables as a reader sees them.
 
 Importing this package loads only :mod:`.experiments` (no plotting, no results).
@@ -15,7 +16,7 @@ Importing this package loads only :mod:`.experiments` (no plotting, no results).
 
 from __future__ import annotations
 
-from ..contract import PaperSpec
+from ..contract import Derived, PaperSpec
 from . import experiments
 from .experiments import build
 
@@ -28,4 +29,11 @@ SPEC = PaperSpec(
     profiles=experiments.PROFILES,
     declare=experiments.declare,
     parameters=experiments.PARAMETERS,
+    # the forensics of the published errors: tables of our runs against the paper's numbers, computed
+    # by the engine after the experiments (not grids of tasks; see ldpfair.experiments.derived)
+    derived=(
+        Derived(("forensics_readings", "forensics_cells", "forensics_implied"),
+                f"{__name__}.forensics", "summaries", {"reps": 200, "seed": 2023}),
+        Derived(("forensics_percell",), f"{__name__}.cells", "summaries", {"reps": 200, "seed": 2023}),
+    ),
 )

@@ -51,7 +51,7 @@ __all__ = [
     "committed_cell_table",
     "label_counts",
     "SUMMARY",
-    "compute",
+    "summaries",
 ]
 
 #: The default reading (the mechanisms as Theorems 4-5 state them).
@@ -207,36 +207,17 @@ def cell_table(results: Mapping[str, pd.DataFrame], *, reps: int = 200, seed: in
 SUMMARY = "forensics_percell"
 
 
-def compute(results: str | None = None, *, reps: int = 200, seed: int = 2023) -> pd.DataFrame:
-    """Compute :func:`cell_table` on the committed results and save it (about 30 s on one core).
+def summaries(*, reps: int = 200, seed: int = 2023) -> dict[str, pd.DataFrame]:
+    """:func:`cell_table` on the committed results, as the chapter's derived table :data:`SUMMARY`.
 
-    Written to ``results/hamman2023/forensics_percell.csv.gz`` with a ``.meta.json``
-    (``reps``, ``seed``, date, code version) and its checksum, so that the chapter and the
-    scoreboard read it without recomputing.
+    Declared in the chapter's ``SPEC`` (:class:`ldpfair.papers.contract.Derived`): the
+    engine writes ``results/hamman2023/forensics_percell.csv.gz`` (``ldpfair results compute
+    hamman2023``, about two minutes on one core) and verifies it; the chapter and the
+    scoreboard read it with :func:`committed_cell_table`.
     """
-    import json
-    import time
-    from datetime import datetime, timezone
-    from pathlib import Path
-
-    from ... import __version__
-    from ...config import results_dir
-    from ...experiments.cache import atomic_write_text
-    from ...experiments.results import stamp_results
     from .published import committed_results
 
-    root = Path(results) if results is not None else results_dir("hamman2023")
-    start = time.perf_counter()
-    frame = cell_table(committed_results(), reps=reps, seed=seed)
-    wall = time.perf_counter() - start
-    root.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(root / f"{SUMMARY}.csv.gz", index=False, compression={"method": "gzip", "mtime": 0})
-    meta = {"name": SUMMARY, "producer": "ldpfair.papers.hamman2023.cells.compute", "reps": reps,
-            "seed": seed, "cells": int(len(frame)), "code_version": __version__,
-            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "wall_time_s": round(wall, 1)}
-    atomic_write_text(root / f"{SUMMARY}.meta.json", json.dumps(meta, indent=2) + "\n")
-    stamp_results(root / SUMMARY)
-    return frame
+    return {SUMMARY: cell_table(committed_results(), reps=reps, seed=seed)}
 
 
 @functools.lru_cache(maxsize=1)
@@ -246,14 +227,14 @@ def _committed_cell_table() -> pd.DataFrame:
 
     path = results_dir("hamman2023") / f"{SUMMARY}.csv.gz"
     if not path.exists():
-        raise FileNotFoundError(f"{path} is missing: run ldpfair.papers.hamman2023.cells.compute()")
+        raise FileNotFoundError(f"{path} is missing: run ldpfair results compute hamman2023")
     frame = check_results_file(path, require_key=False)
     frame["lands"] = frame["lands"].fillna("").astype(str)
     return frame
 
 
 def committed_cell_table() -> pd.DataFrame:
-    """The committed :func:`cell_table` (:func:`compute`), checked against its recorded sha256 (a copy)."""
+    """The committed :func:`cell_table` (:func:`summaries`), checked against its recorded sha256 (a copy)."""
     return _committed_cell_table().copy()
 
 

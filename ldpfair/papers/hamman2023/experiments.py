@@ -24,16 +24,12 @@ from __future__ import annotations
 
 import functools
 import math
-import os
-import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
-from ... import attacks, config
-from ...experiments import Sweep, run, save_results
+from ... import attacks
+from ...experiments import Sweep
 from ...experiments.parameters import Param, n_jobs_param, profile_param
 from ...identity import versioned
 from ..contract import Profile
@@ -51,7 +47,6 @@ __all__ = [
     "base_model",
     "m_rule",
     "example",
-    "compute",
     "CLIP_MODELS",
     "READING_VARIANTS",
 ]
@@ -301,38 +296,6 @@ def build(profile: str = "paper") -> dict[str, Sweep]:
     if profile not in PROFILES:
         raise ValueError(f"profile must be 'quick' or 'paper', got {profile!r}")
     return declare(PROFILES[profile])
-
-
-def compute(names: list[str] | None = None, *, n_jobs: int = 1, large_n_seeds: int | None = None,
-            results: str | os.PathLike[str] | None = None,
-            cache: str | os.PathLike[str] | None = None) -> dict[str, pd.DataFrame]:
-    """Compute and save the paper profile.
-
-    The 740 runs with ``n = 10,000`` of Fig. 2 and Tables 2-3 are most of the cost
-    (basis pursuit takes a few seconds each there); ``large_n_seeds`` limits those
-    cells to the runs with seed ``< large_n_seeds`` for a first look (``None``: every run).
-    The book shows the resulting coverage (``coverage_note``). Finished tasks are kept in
-    ``cache`` (default ``$LDPFAIR_CACHE`` or ``.ldpfair_cache`` in the repository), so an
-    interrupted computation resumes.
-    """
-    from ...config import results_dir
-
-    root = Path(results) if results is not None else results_dir("hamman2023")
-    sweeps = declare(PROFILES["paper"])
-    out = {}
-    for name in names or ["accuracy", "table1", "fig1", "table4", "fig4", "table3", "table2", "fig2",
-                          "table1_clipped"]:
-        sweep = sweeps[name]
-        tasks = [t for t in sweep.tasks()
-                 if large_n_seeds is None or t.params.get("n", 0) < 10000 or t.seed < large_n_seeds]
-        start = time.perf_counter()
-        if cache is None:
-            cache = config.task_cache_dir()
-        frame = run(sweep, tasks=tasks, n_jobs=n_jobs, progress=False, cache=cache)
-        save_results(frame, root / name, grid=sweep, wall_time=time.perf_counter() - start,
-                     metadata={"profile": "paper", "n_jobs": n_jobs, "large_n_seeds": large_n_seeds})
-        out[name] = frame
-    return out
 
 
 # --------------------------------------------------------------------------- examples (figures)

@@ -46,7 +46,7 @@ __all__ = [
     "CLIP_VARIANTS",
     "clipping_comparison",
     "SUMMARIES",
-    "compute",
+    "summaries",
     "load",
 ]
 
@@ -383,40 +383,18 @@ def clipping_comparison(results: dict[str, pd.DataFrame] | None = None) -> dict[
 SUMMARIES: tuple[str, ...] = ("forensics_readings", "forensics_cells", "forensics_implied")
 
 
-def compute(results: str | None = None, *, reps: int = 200, seed: int = 2023) -> dict[str, pd.DataFrame]:
-    """Compute and save the forensic summaries (readings x statistics, per cell, implied scales).
+def summaries(*, reps: int = 200, seed: int = 2023) -> dict[str, pd.DataFrame]:
+    """The forensic summaries (readings x statistics, per cell, implied scales), computed afresh.
 
-    Written to ``results/hamman2023/<name>.csv.gz`` with a ``.meta.json`` (``reps``,
-    ``seed``, date, code version) so that the chapter and the scoreboard read them
-    without recomputing (about a minute on one core).
+    Declared in the chapter's ``SPEC`` (:class:`ldpfair.papers.contract.Derived`): the
+    engine writes them to ``results/hamman2023/<name>.csv.gz`` (``ldpfair results compute
+    hamman2023``) and verifies them (about a minute and a half on one core), so that the
+    chapter and the scoreboard read them (:func:`load`) without recomputing.
     """
-    import json
-    import time
-    from datetime import datetime, timezone
-    from pathlib import Path
-
-    from ... import __version__
-    from ...config import results_dir
-    from ...experiments.cache import atomic_write_text
-    from ...experiments.results import stamp_results
-
-    root = Path(results) if results is not None else results_dir("hamman2023")
-    start = time.perf_counter()
     cells = published_cells()
     table = readings_table(cells, reps=reps, seed=seed)
-    frames = {"forensics_readings": table, "forensics_cells": table.attrs["per_cell"],
-              "forensics_implied": implied_scales(cells)}
-    wall = time.perf_counter() - start
-    root.mkdir(parents=True, exist_ok=True)
-    for name, frame in frames.items():
-        frame.to_csv(root / f"{name}.csv.gz", index=False, compression={"method": "gzip", "mtime": 0})
-        meta = {"name": name, "producer": "ldpfair.papers.hamman2023.forensics.compute", "reps": reps,
-                "seed": seed, "cells": int(len(cells)), "code_version": __version__,
-                "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-                "wall_time_s": round(wall, 1)}
-        atomic_write_text(root / f"{name}.meta.json", json.dumps(meta, indent=2) + "\n")
-        stamp_results(root / name, trust=True)  # its own output: the chapter reads it back checked
-    return frames
+    return {"forensics_readings": table, "forensics_cells": table.attrs["per_cell"],
+            "forensics_implied": implied_scales(cells)}
 
 
 def load(name: str) -> pd.DataFrame:
@@ -427,5 +405,5 @@ def load(name: str) -> pd.DataFrame:
     check_choice(name, list(SUMMARIES), "name")
     path = results_dir("hamman2023") / f"{name}.csv.gz"
     if not path.exists():
-        raise FileNotFoundError(f"{path} is missing: run ldpfair.papers.hamman2023.forensics.compute()")
+        raise FileNotFoundError(f"{path} is missing: run ldpfair results compute hamman2023")
     return check_results_file(path, require_key=False)

@@ -43,9 +43,35 @@ def value(summ: pd.DataFrame, data: str, setting: str, eps: float, col: str) -> 
     """
     if col not in summ.columns or summ.empty:
         return np.nan
-    sel = summ.loc[(summ["data"] == data) & (summ["setting"] == setting)
-                   & np.isclose(summ["epsilon"], eps), col]
-    return float(sel.iloc[0]) if len(sel) else np.nan
+    for e, pos in _rows_of(summ).get((data, setting), ()):  # the first row in order, as a mask would
+        if np.isclose(e, eps):
+            return float(summ[col].iat[pos])
+    return np.nan
+
+
+def _rows_of(summ: pd.DataFrame) -> dict[tuple[Any, Any], list[tuple[float, int]]]:
+    """``(data, setting) -> [(epsilon, row position), ...]`` of a summary, in row order.
+
+    Built once per summary (the claims look up some 900 values in one): memoised on the
+    frame's identity, length and columns (a summary is not changed after it is made; the
+    entry holds the frame, so its identity is not reused while it is kept).
+    """
+    fingerprint = (len(summ), tuple(summ.columns))
+    hit = _ROWS.get(id(summ))
+    if hit is not None and hit[0] is summ and hit[1] == fingerprint:
+        return hit[2]
+    index: dict[tuple[Any, Any], list[tuple[float, int]]] = {}
+    eps = summ["epsilon"].to_numpy(dtype=float)
+    for pos, (d, s) in enumerate(zip(summ["data"].tolist(), summ["setting"].tolist(), strict=True)):
+        index.setdefault((d, s), []).append((float(eps[pos]), pos))
+    if len(_ROWS) >= 16:
+        _ROWS.clear()
+    _ROWS[id(summ)] = (summ, fingerprint, index)
+    return index
+
+
+#: _rows_of's memo: id(summary) -> (summary, fingerprint, index).
+_ROWS: dict[int, tuple[pd.DataFrame, tuple[Any, ...], dict[tuple[Any, Any], list[tuple[float, int]]]]] = {}
 
 
 def change(summ: pd.DataFrame, data: str, setting: str, col: str) -> float:

@@ -137,7 +137,9 @@ def declare(profile: Profile) -> dict[str, Grid]:
     if unknown:
         raise ValueError(f"unknown dataset(s) {unknown}; valid: {', '.join(DATASETS)}")
     user = _open.user_specs(mechanisms, MECHANISMS)
-    _open.admit_all(user, tuple(profile["epsilons"]))  # resolved and audited before any cell runs
+    # resolved and audited before any cell runs, on mixed batches and once on the run's protected column
+    real = _open.real_column([dataset_entry(d)[:3] for d in datasets]) if user else None
+    _open.admit_all(user, tuple(profile["epsilons"]), real=real)
     params = dict(profile["model_params"])
     evaluation = holdout(0.2, split_random_state="seed", model_random_state="seed")
     grids = {}

@@ -37,6 +37,7 @@ __all__ = [
     "BENCH_K",
     "admit_all",
     "audit_samples",
+    "real_column",
     "mechanism_cards",
     "mechanisms_param",
     "priv",
@@ -98,12 +99,31 @@ def mechanisms_param(builtins: Sequence[str]) -> Param:
     )
 
 
+def real_column(entries: Sequence[tuple[str, Mapping[str, Any], str]]) -> np.ndarray:
+    """The protected attribute of every dataset of the run, concatenated.
+
+    ``entries`` are ``(registry name, loader options, protected attribute)`` of each
+    dataset (:func:`~ldpfair.papers.synthesis.experiments.dataset_entry`). The codes
+    the run's mechanisms perturb (``0 .. k - 1``); the door's audit perturbs this
+    column once beside its mixed batches (item 2 of issue #44).
+    """
+    from ...experiments import DatasetSpec
+
+    parts = []
+    for name, options, protected in entries:
+        ds = DatasetSpec(name, options=dict(options), protected=protected).load()
+        parts.append(ds.frame[protected].to_numpy().astype(np.int64))
+    return np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+
+
 def admit_all(
     specs: Sequence[str], epsilons: Sequence[float], *, samples: int | None = None,
-    ks: Sequence[int] = (BENCH_K,), progress: Any = None,
+    ks: Sequence[int] = (BENCH_K,), progress: Any = None, real: np.ndarray | None = None,
 ) -> pd.DataFrame:
     """Audit every user mechanism of ``specs`` at every budget (``k =`` :data:`BENCH_K`); the audit table.
 
+    ``real``: the run's protected column (:func:`real_column`), perturbed once by
+    each audit at the run's ``k`` beside the mixed batches.
     Raises the first refusal as one line (:class:`~ldpfair.ldp.audit.PrivacyAuditError`).
     """
     n = audit_samples() if samples is None else samples
@@ -111,11 +131,14 @@ def admit_all(
     for spec in specs:
         results = []
         for k in ks:
+            with_real = real is not None and int(k) == BENCH_K
             for eps in epsilons:
                 if progress is not None:
+                    extra = f" and the run's {len(real):,} real values" if with_real and real is not None \
+                        else ""
                     progress(f"auditing {plugins.display_name(spec)} at k={k}, epsilon={eps:g} "
-                             f"({plugins.samples_at(int(k), n):,} reports per input) ...")
-                results += plugins.admit(spec, [eps], (k,), samples=n)
+                             f"({plugins.samples_at(int(k), n):,} reports per input{extra}) ...")
+                results += plugins.admit(spec, [eps], (k,), samples=n, real=real if with_real else None)
         for r in results:
             rows.append(
                 {
@@ -127,6 +150,7 @@ def admit_all(
                     "exact level": r.level,
                     "audit lower bound": r.lower_bound,
                     "reports per input": r.samples,
+                    "real values": len(real) if real is not None and r.k == BENCH_K else 0,
                 }
             )
         if spec not in ADMITTED:
@@ -158,6 +182,7 @@ def mechanism_cards(
     seed: int = 0,
     ks: Sequence[int] = (BENCH_K,),
     progress: Any = None,
+    real: np.ndarray | None = None,
 ) -> pd.DataFrame:
     """One card row per (user mechanism, epsilon) at ``k =`` :data:`BENCH_K`.
 
@@ -166,17 +191,20 @@ def mechanism_cards(
     oracle's ``p``, ``q``; NaN when neither exists), ``bits`` (one report),
     ``privacy`` (``exact`` or ``audited``), ``level`` (exact level, or the level the
     oracle's declared probabilities give), ``audit_lower_bound``, ``users_per_s``
-    (``perturb`` of ``throughput_users`` users, one run, this machine).
+    (``perturb`` of ``throughput_users`` users, one run, this machine). ``real``:
+    the run's protected column (:func:`real_column`), perturbed by the audits at
+    ``k =`` :data:`BENCH_K` beside their mixed batches.
     """
     from ...ldp.audit import DEFAULT_ALPHA, power_line
 
-    audits = admit_all(specs, epsilons, samples=samples, ks=sorted({BENCH_K, *ks}), progress=progress)
+    audits = admit_all(specs, epsilons, samples=samples, ks=sorted({BENCH_K, *ks}), progress=progress,
+                       real=real)
     rows = []
     for spec in specs:
         um = plugins.resolve_mechanism(spec)
         for eps in epsilons:
             Q = um.channel(BENCH_K, eps)
-            mech = um.make(BENCH_K, eps)
+            mech = plugins.privatize_factory(spec)(BENCH_K, eps, None)  # its failures in one line
             if Q is not None and Q.shape[1] == BENCH_K:
                 p, q = float(Q[0, 0]), float(Q[1, 0])
             else:
