@@ -27,6 +27,7 @@ that are too small without changing them.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -173,9 +174,16 @@ def min_font_pt(width_in: float, dpi: float | None = None) -> float:
     return float(MIN_TEXT_PX * 72.0 / shown_px_per_inch)
 
 
-def _texts(fig: Figure) -> list[Text]:
-    fig.canvas.draw()  # tick labels get their text at draw time
-    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()
+def _texts(fig: Figure, *, draw: bool = True) -> list[Text]:
+    """The visible texts of ``fig``.
+
+    With ``draw`` the figure is drawn first (tick labels get their text at draw time) and
+    only texts with a content are listed. Without it, the texts that exist now are listed,
+    empty ones included: a tick label drawn later copies the size of its axis's first one.
+    """
+    if draw:
+        fig.draw_without_rendering()
+    return [t for t in fig.findobj(Text) if t.get_visible() and (not draw or t.get_text().strip())
             and t.get_figure(root=True) is fig]
 
 
@@ -191,7 +199,7 @@ def check(fig: Figure, dpi: float | None = None) -> list[str]:
             for text, size in text_sizes(fig) if size < need - 1e-9]
 
 
-def enforce(fig: Figure, dpi: float | None = None) -> dict[str, Any]:
+def enforce(fig: Figure, dpi: float | None = None, *, draw: bool = True) -> dict[str, Any]:
     """Raise every text of ``fig`` below :func:`min_font_pt` to it; record and return the figure's sizes.
 
     Parameters
@@ -199,6 +207,11 @@ def enforce(fig: Figure, dpi: float | None = None) -> dict[str, Any]:
     fig : matplotlib.figure.Figure
     dpi : float, optional
         Display resolution (default the figure's own).
+    draw : bool, default True
+        Draw the figure first, so that every tick label has its text. Without a draw
+        (:func:`savefig` and :func:`figure`, which check the drawn figure afterwards)
+        the texts that exist are raised, the empty first tick label of each axis among
+        them, whose size the labels drawn later copy.
 
     Returns
     -------
@@ -212,7 +225,7 @@ def enforce(fig: Figure, dpi: float | None = None) -> dict[str, Any]:
         raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
     dpi = float(fig.dpi if dpi is None else dpi)
     need = min_font_pt(fig.get_figwidth(), dpi)
-    texts = _texts(fig)
+    texts = _texts(fig, draw=draw)
     before = [float(t.get_fontsize()) for t in texts]
     raised = 0
     for t, size in zip(texts, before, strict=True):
@@ -252,23 +265,70 @@ def marker(name: str) -> str:
     return MARKERS[sum(map(ord, name)) % len(MARKERS)] if name not in SERIES else "o"
 
 
+def _png_checked(fig: Figure, dpi: float) -> bytes:
+    """``fig`` as PNG at ``dpi`` (tight box), its text raised to the readable minimum.
+
+    The text is raised before the one draw that renders the image (:func:`enforce` without
+    a draw) and checked on the drawn figure after it; a text still too small (one the draw
+    created) is raised and the figure rendered again.
+    """
+    need = min_font_pt(fig.get_figwidth(), fig.dpi)
+    enforce(fig, draw=False)
+    for _ in range(2):
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+        small = [t for t in _texts(fig, draw=False) if t.get_text().strip() and t.get_fontsize() < need - 1e-9]
+        if not small:
+            return buf.getvalue()
+        enforce(fig, draw=False)
+    raise RuntimeError(f"figure {fig.get_label()!r}: texts below {need:.1f} pt after raising them: "
+                       + ", ".join(repr(t.get_text()) for t in small))
+
+
+def _file_dpi(fig: Figure) -> float:
+    """The resolution of the PNG file: ``savefig.dpi``, or the figure's own when that is "figure"."""
+    dpi = mpl.rcParams["savefig.dpi"]
+    return float(fig.dpi if dpi == "figure" else dpi)
+
+
+def _save(fig: Figure, name: str, folder: str | Path) -> tuple[list[Path], bytes]:
+    """Write ``<folder>/<name>.png`` (``savefig.dpi``) and ``.pdf``; return the paths and the PNG."""
+    png = _png_checked(fig, _file_dpi(fig))
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = [folder / f"{name}.png", folder / f"{name}.pdf"]
+    paths[0].write_bytes(png)
+    fig.savefig(paths[1])
+    return paths, png
+
+
 def savefig(fig: plt.Figure, name: str, folder: str | Path = "figures") -> list[Path]:
     """Save ``fig`` as ``<folder>/<name>.png`` and ``.pdf``; return the paths written.
 
     The figure's text is first raised to the readable minimum (:func:`enforce`).
     """
-    enforce(fig)
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = [folder / f"{name}.png", folder / f"{name}.pdf"]
-    for path in paths:
-        fig.savefig(path)
-    return paths
+    return _save(fig, name, folder)[0]
+
+
+def _shown(png: bytes, scale: float) -> bytes:
+    """The PNG ``png`` scaled by ``scale`` (the display resolution over the file's)."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as im:
+        size = (max(1, round(im.width * scale)), max(1, round(im.height * scale)))
+        out = io.BytesIO()
+        im.resize(size, Image.Resampling.LANCZOS).save(out, format="png")
+    return out.getvalue()
 
 
 def figure(fig: plt.Figure | None, name: str, folder: str | Path = "figures", *,
            key: str | None = None, missing: str = "Not drawn in this profile.") -> None:
     """Save ``fig`` (:func:`savefig`) and show it glued as ``key`` (default ``name``).
+
+    The files are written unless ``LDPFAIR_FIGURE_FILES`` is ``0``
+    (:func:`ldpfair.config.figure_files`; the book build sets it: its pages show the
+    figure, ``ldpfair run`` writes the files); the text is raised to the readable
+    minimum (:func:`enforce`) either way.
 
     The chapter places the figure with MyST-NB's ``{glue:figure}`` directive, whose
     body is the caption and whose ``:alt:`` and ``:name:`` options give the alt text and
@@ -292,12 +352,15 @@ def figure(fig: plt.Figure | None, name: str, folder: str | Path = "figures", *,
     missing : str
         What is shown in the figure's place when ``fig`` is None.
     """
-    from IPython.display import Markdown
+    from IPython.display import Image, Markdown
     from myst_nb import glue  # MyST-NB comes with the book extra, which runs the notebooks
 
     if fig is None:
         glue(key or name, Markdown(f"*{missing}*"), display=True)
         return  # nothing returned: a cell ending with this call shows no value in plain Jupyter
-    savefig(fig, name, folder)
-    glue(key or name, fig, display=True)
+    if config.figure_files():  # one raster drawing serves the file and the page
+        png = _shown(_save(fig, name, folder)[1], fig.dpi / _file_dpi(fig))
+    else:
+        png = _png_checked(fig, fig.dpi)
+    glue(key or name, Image(data=png, format="png"), display=True)
     plt.close(fig)
