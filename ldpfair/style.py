@@ -38,6 +38,7 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.rcsetup import cycler
 from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 
 from . import config
 
@@ -265,24 +266,44 @@ def marker(name: str) -> str:
     return MARKERS[sum(map(ord, name)) % len(MARKERS)] if name not in SERIES else "o"
 
 
-def _png_checked(fig: Figure, dpi: float) -> bytes:
-    """``fig`` as PNG at ``dpi`` (tight box), its text raised to the readable minimum.
+def _laid_out(fig: Figure) -> Bbox:
+    """Lay ``fig`` out once, its text raised to the readable minimum; return its tight box (inches).
 
-    The text is raised before the one draw that renders the image (:func:`enforce` without
-    a draw) and checked on the drawn figure after it; a text still too small (one the draw
-    created) is raised and the figure rendered again.
+    The text is raised before a drawing without pixels (:func:`enforce` without a draw),
+    which runs the layout engine and gives every tick label its text; the drawn texts are
+    then checked, and one still too small (created by the drawing) is raised and the figure
+    laid out again. The box is the figure's tight box padded by ``savefig.pad_inches``.
     """
     need = min_font_pt(fig.get_figwidth(), fig.dpi)
     enforce(fig, draw=False)
     for _ in range(2):
-        buf = io.BytesIO()
-        fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
-        small = [t for t in _texts(fig, draw=False) if t.get_text().strip() and t.get_fontsize() < need - 1e-9]
+        fig.draw_without_rendering()
+        small = [t for t in _texts(fig, draw=False)
+                 if t.get_text().strip() and float(t.get_fontsize()) < need - 1e-9]
         if not small:
-            return buf.getvalue()
+            box = fig.get_tightbbox(fig.canvas.get_renderer())  # type: ignore[attr-defined]
+            return box.padded(float(mpl.rcParams["savefig.pad_inches"]))
         enforce(fig, draw=False)
     raise RuntimeError(f"figure {fig.get_label()!r}: texts below {need:.1f} pt after raising them: "
                        + ", ".join(repr(t.get_text()) for t in small))
+
+
+def _write(fig: Figure, target: Any, box: Bbox, **kwargs: Any) -> None:
+    """``fig.savefig(target, ...)`` inside ``box``, as laid out by :func:`_laid_out` (not again)."""
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        fig.set_layout_engine("none")
+    try:
+        fig.savefig(target, bbox_inches=box, **kwargs)
+    finally:
+        if engine is not None:
+            fig.set_layout_engine(engine)
+
+
+def _png(fig: Figure, box: Bbox, dpi: float) -> bytes:
+    buf = io.BytesIO()
+    _write(fig, buf, box, format="png", dpi=dpi)
+    return buf.getvalue()
 
 
 def _file_dpi(fig: Figure) -> float:
@@ -293,12 +314,13 @@ def _file_dpi(fig: Figure) -> float:
 
 def _save(fig: Figure, name: str, folder: str | Path) -> tuple[list[Path], bytes]:
     """Write ``<folder>/<name>.png`` (``savefig.dpi``) and ``.pdf``; return the paths and the PNG."""
-    png = _png_checked(fig, _file_dpi(fig))
+    box = _laid_out(fig)
+    png = _png(fig, box, _file_dpi(fig))
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = [folder / f"{name}.png", folder / f"{name}.pdf"]
     paths[0].write_bytes(png)
-    fig.savefig(paths[1])
+    _write(fig, paths[1], box, format="pdf")
     return paths, png
 
 
@@ -361,6 +383,6 @@ def figure(fig: plt.Figure | None, name: str, folder: str | Path = "figures", *,
     if config.figure_files():  # one raster drawing serves the file and the page
         png = _shown(_save(fig, name, folder)[1], fig.dpi / _file_dpi(fig))
     else:
-        png = _png_checked(fig, fig.dpi)
+        png = _png(fig, _laid_out(fig), fig.dpi)
     glue(key or name, Image(data=png, format="png"), display=True)
     plt.close(fig)
