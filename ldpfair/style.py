@@ -29,7 +29,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +46,8 @@ if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
 __all__ = ["PALETTE", "MARKERS", "SERIES", "CONTENT_WIDTH_PX", "MIN_TEXT_PX", "RECORDS", "rc", "use",
-           "context", "color", "marker", "savefig", "figure", "min_font_pt", "text_sizes", "check", "enforce"]
+           "context", "color", "marker", "savefig", "figure", "figures", "min_font_pt", "text_sizes", "check",
+           "enforce"]
 
 #: Width of the book's content column in CSS pixels (a wider figure is scaled down to it).
 CONTENT_WIDTH_PX = 700
@@ -281,7 +282,12 @@ def _laid_out(fig: Figure) -> Bbox:
         small = [t for t in _texts(fig, draw=False)
                  if t.get_text().strip() and float(t.get_fontsize()) < need - 1e-9]
         if not small:
-            box = fig.get_tightbbox(fig.canvas.get_renderer())  # type: ignore[attr-defined]
+            canvas = fig.canvas
+            if not hasattr(canvas, "get_renderer"):  # a Figure made without pyplot: draw it with Agg
+                from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+                canvas = FigureCanvasAgg(fig)
+            box = fig.get_tightbbox(canvas.get_renderer())
             return box.padded(float(mpl.rcParams["savefig.pad_inches"]))
         enforce(fig, draw=False)
     raise RuntimeError(f"figure {fig.get_label()!r}: texts below {need:.1f} pt after raising them: "
@@ -374,15 +380,70 @@ def figure(fig: plt.Figure | None, name: str, folder: str | Path = "figures", *,
     missing : str
         What is shown in the figure's place when ``fig`` is None.
     """
+    _glue(key or name, None if fig is None else _shown_png(fig, name, folder, config.figure_files()), missing)
+    if fig is not None:
+        plt.close(fig)
+
+
+def _shown_png(fig: Figure, name: str, folder: str | Path, files: bool) -> bytes:
+    """The PNG a page shows of ``fig`` (at ``fig.dpi``), after writing its files when ``files``."""
+    if files:  # one raster drawing serves the file and the page
+        return _shown(_save(fig, name, folder)[1], fig.dpi / _file_dpi(fig))
+    return _png(fig, _laid_out(fig), fig.dpi)
+
+
+def _glue(key: str, png: bytes | None, missing: str) -> None:
     from IPython.display import Image, Markdown
     from myst_nb import glue  # MyST-NB comes with the book extra, which runs the notebooks
 
-    if fig is None:
-        glue(key or name, Markdown(f"*{missing}*"), display=True)
-        return  # nothing returned: a cell ending with this call shows no value in plain Jupyter
-    if config.figure_files():  # one raster drawing serves the file and the page
-        png = _shown(_save(fig, name, folder)[1], fig.dpi / _file_dpi(fig))
+    if png is None:
+        glue(key, Markdown(f"*{missing}*"), display=True)
     else:
-        png = _png(fig, _laid_out(fig), fig.dpi)
-    glue(key or name, Image(data=png, format="png"), display=True)
-    plt.close(fig)
+        glue(key, Image(data=png, format="png"), display=True)
+
+
+def _drawn(make: Callable[[], Figure | None], name: str, folder: Path, files: bool) -> bytes | None:
+    """Draw ``make()`` in the book style and return :func:`_shown_png` of it (None: no figure)."""
+    with context():
+        fig = make()
+        if fig is None:
+            return None
+        try:
+            return _shown_png(fig, name, folder, files)
+        finally:
+            plt.close(fig)
+
+
+def figures(makers: Mapping[str, Callable[[], Figure | None]], folder: str | Path = "figures", *,
+            n_jobs: int | None = 1, missing: str = "Not drawn in this profile.") -> None:
+    """Draw, save and glue several figures, ``n_jobs`` at a time: :func:`figure` of each.
+
+    Each maker draws its figure (None when there is nothing to draw) in the book style
+    (:func:`context`), in a joblib worker when ``n_jobs`` is not 1; the files are
+    written there and the page's PNG comes back, and the figures are glued in the order
+    of ``makers``, each under its name. A maker must be picklable (a function of the
+    package, or a closure over picklable values) when ``n_jobs`` is not 1.
+
+    Parameters
+    ----------
+    makers : mapping of str to callable
+        Glue key and file stem of each figure, and the function that draws it.
+    folder : str or Path, default "figures"
+        Where the files go (see :func:`figure`).
+    n_jobs : int or None, default 1
+        joblib's ``n_jobs``: 1 draws them here, one after the other.
+    missing : str
+        What is shown in a figure's place when its maker returns None.
+    """
+    from joblib import Parallel, delayed
+
+    if not isinstance(n_jobs, int | None) or isinstance(n_jobs, bool) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be a non-zero integer or None, got {n_jobs!r}")
+    files, where = config.figure_files(), Path(folder).resolve()
+    if n_jobs == 1 or len(makers) < 2:
+        pngs = [_drawn(make, name, where, files) for name, make in makers.items()]
+    else:
+        pngs = Parallel(n_jobs=n_jobs)(delayed(_drawn)(make, name, where, files)
+                                       for name, make in makers.items())
+    for name, png in zip(makers, pngs, strict=True):
+        _glue(name, png, missing)

@@ -414,3 +414,9 @@ def test_committed_runs_are_aggregated_once_until_a_results_file_changes(monkeyp
     ag.committed_chapter_runs(("S1_0.44",), faithful=False)
     ag.committed_chapter_runs(("S1_0.44",), faithful=False)
     assert len(calls) == 5  # never from the memo when the call may rewrite the files
+
+
+@pytest.mark.parametrize("b", [0.1, 1.0, 8.0, 0.0, 1e-9, math.inf, -math.inf, math.nan])
+def test_value_matches_epsilons_as_numpy_isclose(b: float) -> None:
+    for a in (b, b + 1e-9, b * (1 + 2e-5), b * (1 + 5e-6), 0.1, math.inf, -math.inf, math.nan, 0.0, 1e-8):
+        assert cl._isclose(a, b) == bool(np.isclose(a, b)), (a, b)

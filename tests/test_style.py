@@ -137,7 +137,7 @@ def test_every_page_that_draws_a_figure_applies_the_book_style_first():
     drawing = 0
     for page in pages:
         cells = re.findall(r"```\{code-cell\}[^\n]*\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
-        drawn = r"figure:|plt\.(show|subplots|figure)\(|style\.figure\("
+        drawn = r"figure:|plt\.(show|subplots|figure)\(|style\.figures?\("
         draws = [i for i, c in enumerate(cells) if re.search(drawn, c)]
         if not draws:
             continue
@@ -224,3 +224,12 @@ def test_text_created_by_the_draw_is_raised_before_the_image_is_kept(tmp_path, m
         ax.set_title("t", fontsize=2)
         style.figure(fig, "ticks", tmp_path)
     assert style.check(fig) == []
+
+
+def test_a_figure_made_without_pyplot_is_saved_too(tmp_path):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(4, 3))
+    fig.add_subplot().plot([0, 1])
+    paths = style.savefig(fig, "bare", tmp_path)
+    assert [p.stat().st_size > 0 for p in paths] == [True, True]
