@@ -436,8 +436,9 @@ def scoreboard() -> pd.DataFrame:
     t = _committed_tables()
     rows = []
     tab1, tab2, cov = tables_under(SCOREBOARD_READING, t, SCOREBOARD_FEATURES)
-    both = published_agreement(tab1, tab2, SCOREBOARD_FEATURES, SCOREBOARD_READING) if len(tab1) and len(tab2) \
-        else None
+    both = None
+    if len(tab1) and len(tab2):
+        both = published_agreement(tab1, tab2, SCOREBOARD_FEATURES, SCOREBOARD_READING)
     by_reading = _reading_agreements(t["readings"]) if both is not None else {}
     for item, label in (("Table 1", "#table-1"), ("Table 2", "fig-xu2019-table2")):
         if both is None:
