@@ -141,3 +141,18 @@ def test_a_book_executes_ahead_reuses_unchanged_outputs_and_reruns_on_any_change
     log, third = _build(tmp_path)
     assert "every notebook runs again" in log and "[ldpfair] 2 notebooks executed" in log
     assert all("second" in line for line in third.values())
+
+
+@pytest.mark.slow
+def test_a_failing_notebook_fails_the_build_with_its_error(tmp_path):
+    _book(tmp_path)
+    page = tmp_path / "two.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(text.replace('print("two"', 'raise RuntimeError("boom")\nprint("two"'), encoding="utf-8")
+    jb = shutil.which("jupyter-book", path=str(Path(sys.executable).parent)) or "jupyter-book"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LDPFAIR_")}
+    run = subprocess.run([jb, "build", str(tmp_path), "--all", "-W"], capture_output=True, text=True, env=env,
+                         timeout=600)
+    log = re.sub(r"\x1b\[[0-9;]*m", "", run.stdout + run.stderr)  # without the colours
+    assert run.returncode != 0
+    assert "1 failed and run again by MyST-NB" in log and "RuntimeError: boom" in log

@@ -148,18 +148,22 @@ def execute_ahead(app: Sphinx, env: BuildEnvironment, docnames: list[str]) -> No
     uris = [str(cache.add_nb_to_project(str(p), read_data=fmt).uri) for p, fmt in notebooks]
     todo = [r.uri for r in cache.list_unexecuted(uris)]
     if not todo:
-        logger.info(f"[ldpfair] all {len(uris)} notebooks are in the cache")
+        logger.info(f"[ldpfair] all {_count(len(uris))} are in the cache")
         return
     quiet = std_logging.getLogger("ldpfair.book.execution")
     quiet.setLevel(std_logging.WARNING)
     t0 = time.perf_counter()
-    logger.info(f"[ldpfair] executing {len(todo)} notebooks, {os.cpu_count()} at a time")
+    logger.info(f"[ldpfair] executing {_count(len(todo))}, {os.cpu_count()} at a time")
     result = load_executor("local-parallel", cache=cache, logger=quiet).run_and_cache(
         filter_uris=todo, timeout=nb_config.execution_timeout,
         allow_errors=nb_config.execution_allow_errors)
     failed = result.excepted + result.errored
-    logger.info(f"[ldpfair] {len(result.succeeded)} notebooks executed in {time.perf_counter() - t0:.0f} s"
+    logger.info(f"[ldpfair] {_count(len(result.succeeded))} executed in {time.perf_counter() - t0:.0f} s"
                 + (f"; {len(failed)} failed and run again by MyST-NB: {', '.join(failed)}" if failed else ""))
+
+
+def _count(n: int) -> str:
+    return f"{n} notebook" + ("" if n == 1 else "s")
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
