@@ -45,7 +45,8 @@ def _extract(rev: str, into: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("revs", nargs="*", default=["960a5bd", "HEAD"], help="commits to build (default: 960a5bd HEAD)")
+    ap.add_argument("revs", nargs="*", default=["960a5bd", "HEAD"],
+                    help="commits to build (default: 960a5bd HEAD)")
     ap.add_argument("--out", default="benchmarks/fast_loop/book_build.csv")
     args = ap.parse_args()
     jb = shutil.which("jupyter-book", path=str(Path(sys.executable).parent)) or "jupyter-book"
@@ -68,9 +69,9 @@ def main() -> None:
         if run.returncode != 0:
             sys.exit(f"the build of {rev} failed:\n{(run.stdout + run.stderr)[-3000:]}")
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        rows.append({"rev": sha, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1), "load_1min": round(load, 2),
-                     "load_1min_end": round(os.getloadavg()[0], 2), "cores": os.cpu_count(),
-                     "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
+        rows.append({"rev": sha, "wall_s": round(wall, 1), "cpu_s": round(cpu, 1),
+                     "load_1min": round(load, 2), "load_1min_end": round(os.getloadavg()[0], 2),
+                     "cores": os.cpu_count(), "date": time.strftime("%Y-%m-%dT%H:%M:%S%z")})
         print(f"{rev} ({sha}): {wall:.0f} s wall, {cpu:.0f} CPU s (load {load:.2f})", flush=True)
     out = ROOT / args.out
     out.parent.mkdir(parents=True, exist_ok=True)
