@@ -1,6 +1,7 @@
 """Wall and CPU time of the README's book build from a fresh copy of each given commit.
 
-For every revision (default: the previous main and this checkout's HEAD, in that order),
+For every revision (default: ``HEAD^1`` and ``HEAD``, i.e. the previous main and a session's
+merge onto it, in that order),
 ``git archive`` extracts the commit into a temporary folder, which gets a fresh
 ``git init`` (the book's execution cache keys on the files git lists) and an empty task
 cache (``LDPFAIR_CACHE``), and ``jupyter-book build . --all -W --keep-going`` runs there
@@ -45,8 +46,8 @@ def _extract(rev: str, into: Path) -> None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("revs", nargs="*", default=["960a5bd", "HEAD"],
-                    help="commits to build (default: 960a5bd HEAD)")
+    ap.add_argument("revs", nargs="*", default=["HEAD^1", "HEAD"],
+                    help="commits to build (default: HEAD^1 HEAD)")
     ap.add_argument("--out", default="benchmarks/fast_loop/book_build.csv")
     args = ap.parse_args()
     jb = shutil.which("jupyter-book", path=str(Path(sys.executable).parent)) or "jupyter-book"

@@ -233,3 +233,26 @@ def test_a_figure_made_without_pyplot_is_saved_too(tmp_path):
     fig.add_subplot().plot([0, 1])
     paths = style.savefig(fig, "bare", tmp_path)
     assert [p.stat().st_size > 0 for p in paths] == [True, True]
+
+
+def _line(y: float):
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot([0, y])
+    return fig
+
+
+@pytest.mark.parametrize("bad", [0, True, "2", 1.5])
+def test_figures_refuses_a_bad_n_jobs(bad):
+    with pytest.raises(ValueError, match="n_jobs must be a non-zero integer or None"):
+        style.figures({"a": lambda: None}, n_jobs=bad)
+
+
+def test_figures_in_workers_glue_in_order_and_write_the_files(tmp_path, monkeypatch):
+    import functools
+
+    shown = _glued(monkeypatch)
+    makers = {"up": functools.partial(_line, 1.0), "none": functools.partial(lambda: None),
+              "down": functools.partial(_line, -1.0)}
+    style.figures(makers, tmp_path, n_jobs=2, missing="No results.")
+    assert [d.get("text/markdown") for d in shown] == [None, "*No results.*", None]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["down.pdf", "down.png", "up.pdf", "up.png"]

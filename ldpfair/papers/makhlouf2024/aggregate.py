@@ -134,7 +134,7 @@ def committed_chapter_runs(data: tuple[str, ...], faithful: bool = True) -> tupl
         return chapter_runs(SPEC.results("paper", data=data), faithful)
     folder = config.results_dir("makhlouf2024")
     files = sorted(folder.rglob("*")) if folder.is_dir() else []
-    stats = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+    stats = tuple((str(f), st.st_mtime_ns, st.st_size) for f in files for st in (f.stat(),))
     key = (data, faithful, str(folder), stats)
     if key not in _COMMITTED:
         _COMMITTED.clear()
