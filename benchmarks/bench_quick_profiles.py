@@ -63,7 +63,8 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     frame = pd.DataFrame(rows)
     atomic_write_text(out / "quick_profiles.csv", frame.to_csv(index=False))
-    meta = {"what": "ldpfair run <paper> --profile quick, empty cache, n_jobs=1 (CPU: run + kernel)",
+    meta = {"what": f"ldpfair run <paper> --profile {args.profile}, empty cache, n_jobs={args.n_jobs} "
+                    "(CPU: run + kernel)",
             "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "cpu_count": os.cpu_count(),
             "platform": platform.platform(), "python": platform.python_version()}
     atomic_write_text(out / "quick_profiles.json", json.dumps(meta, indent=2) + "\n")

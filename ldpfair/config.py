@@ -17,6 +17,7 @@ variable                   accessor                          kind
 ``LDPFAIR_COMPUTE``        :func:`compute`                   flag
 ``LDPFAIR_RUN_LEDGER``     :func:`run_ledger`                file
 ``LDPFAIR_FIGURE_LOG``     :func:`figure_log`                file
+``LDPFAIR_FIGURE_FILES``   :func:`figure_files`              flag
 ``LDPFAIR_DEBUG``          :func:`debug`                     flag
 ``LDPFAIR_BLAS_KERNELS``   :func:`blas_kernels`              choice
 =========================  ================================  ==========================
@@ -54,6 +55,7 @@ __all__ = [
     "debug",
     "download_cache_dir",
     "exported",
+    "figure_files",
     "figure_log",
     "markdown_table",
     "notebooks_dir",
@@ -73,6 +75,7 @@ NOTEBOOKS = "LDPFAIR_NOTEBOOKS"
 COMPUTE = "LDPFAIR_COMPUTE"
 RUN_LEDGER = "LDPFAIR_RUN_LEDGER"
 FIGURE_LOG = "LDPFAIR_FIGURE_LOG"
+FIGURE_FILES = "LDPFAIR_FIGURE_FILES"
 DEBUG = "LDPFAIR_DEBUG"
 BLAS_KERNELS = "LDPFAIR_BLAS_KERNELS"
 
@@ -137,6 +140,9 @@ VARIABLES: tuple[Variable, ...] = (
              "`ldpfair run` for the notebook's kernel.", "unset: nothing is recorded", "run_ledger"),
     Variable(FIGURE_LOG, "file", "File to which every figure checked by `ldpfair.style` appends "
              "one JSON line (its label, size and font sizes).", "unset: nothing is logged", "figure_log"),
+    Variable(FIGURE_FILES, "flag", "`1`: a chapter writes each figure it shows as PNG and PDF files "
+             "(under `figures/<paper>/` of the kernel's folder); `0`: it only shows them. The book "
+             "build sets `0`.", "`1`", "figure_files"),
     Variable(DEBUG, "flag", "`1`: the command line re-raises unexpected errors with their "
              "traceback instead of printing one line.", "`0`", "debug"),
     Variable(BLAS_KERNELS, "choice", "OpenBLAS kernels selected when `ldpfair` is imported before "
@@ -340,6 +346,14 @@ def figure_log() -> Path | None:
     Default: unset, nothing is logged. Valid values: a path to a file.
     """
     return path_from_env(FIGURE_LOG, "file")
+
+
+def figure_files() -> bool:
+    """``LDPFAIR_FIGURE_FILES``: whether :func:`ldpfair.style.figure` writes figure files.
+
+    Default: on. Valid values: ``1`` (on), ``0`` (off).
+    """
+    return _raw(FIGURE_FILES) is None or _flag(FIGURE_FILES)
 
 
 def debug() -> bool:

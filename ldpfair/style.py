@@ -27,8 +27,9 @@ that are too small without changing them.
 from __future__ import annotations
 
 import contextlib
+import io
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,7 @@ import matplotlib.pyplot as plt
 from matplotlib.figure import Figure
 from matplotlib.rcsetup import cycler
 from matplotlib.text import Text
+from matplotlib.transforms import Bbox
 
 from . import config
 
@@ -44,7 +46,8 @@ if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
 __all__ = ["PALETTE", "MARKERS", "SERIES", "CONTENT_WIDTH_PX", "MIN_TEXT_PX", "RECORDS", "rc", "use",
-           "context", "color", "marker", "savefig", "figure", "min_font_pt", "text_sizes", "check", "enforce"]
+           "context", "color", "marker", "savefig", "figure", "figures", "min_font_pt", "text_sizes", "check",
+           "enforce"]
 
 #: Width of the book's content column in CSS pixels (a wider figure is scaled down to it).
 CONTENT_WIDTH_PX = 700
@@ -173,9 +176,16 @@ def min_font_pt(width_in: float, dpi: float | None = None) -> float:
     return float(MIN_TEXT_PX * 72.0 / shown_px_per_inch)
 
 
-def _texts(fig: Figure) -> list[Text]:
-    fig.canvas.draw()  # tick labels get their text at draw time
-    return [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()
+def _texts(fig: Figure, *, draw: bool = True) -> list[Text]:
+    """The visible texts of ``fig``.
+
+    With ``draw`` the figure is drawn first (tick labels get their text at draw time) and
+    only texts with a content are listed. Without it, the texts that exist now are listed,
+    empty ones included: a tick label drawn later copies the size of its axis's first one.
+    """
+    if draw:
+        fig.draw_without_rendering()
+    return [t for t in fig.findobj(Text) if t.get_visible() and (not draw or t.get_text().strip())
             and t.get_figure(root=True) is fig]
 
 
@@ -191,7 +201,7 @@ def check(fig: Figure, dpi: float | None = None) -> list[str]:
             for text, size in text_sizes(fig) if size < need - 1e-9]
 
 
-def enforce(fig: Figure, dpi: float | None = None) -> dict[str, Any]:
+def enforce(fig: Figure, dpi: float | None = None, *, draw: bool = True) -> dict[str, Any]:
     """Raise every text of ``fig`` below :func:`min_font_pt` to it; record and return the figure's sizes.
 
     Parameters
@@ -199,6 +209,11 @@ def enforce(fig: Figure, dpi: float | None = None) -> dict[str, Any]:
     fig : matplotlib.figure.Figure
     dpi : float, optional
         Display resolution (default the figure's own).
+    draw : bool, default True
+        Draw the figure first, so that every tick label has its text. Without a draw
+        (:func:`savefig` and :func:`figure`, which check the drawn figure afterwards)
+        the texts that exist are raised, the empty first tick label of each axis among
+        them, whose size the labels drawn later copy.
 
     Returns
     -------
@@ -212,7 +227,7 @@ def enforce(fig: Figure, dpi: float | None = None) -> dict[str, Any]:
         raise ValueError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
     dpi = float(fig.dpi if dpi is None else dpi)
     need = min_font_pt(fig.get_figwidth(), dpi)
-    texts = _texts(fig)
+    texts = _texts(fig, draw=draw)
     before = [float(t.get_fontsize()) for t in texts]
     raised = 0
     for t, size in zip(texts, before, strict=True):
@@ -252,23 +267,96 @@ def marker(name: str) -> str:
     return MARKERS[sum(map(ord, name)) % len(MARKERS)] if name not in SERIES else "o"
 
 
+def _laid_out(fig: Figure) -> Bbox:
+    """Lay ``fig`` out once, its text raised to the readable minimum; return its tight box (inches).
+
+    The text is raised before a drawing without pixels (:func:`enforce` without a draw),
+    which runs the layout engine and gives every tick label its text; the drawn texts are
+    then checked, and one still too small (created by the drawing) is raised and the figure
+    laid out again. The box is the figure's tight box padded by ``savefig.pad_inches``.
+    """
+    need = min_font_pt(fig.get_figwidth(), fig.dpi)
+    enforce(fig, draw=False)
+    for _ in range(2):
+        fig.draw_without_rendering()
+        small = [t for t in _texts(fig, draw=False)
+                 if t.get_text().strip() and float(t.get_fontsize()) < need - 1e-9]
+        if not small:
+            canvas = fig.canvas
+            if not hasattr(canvas, "get_renderer"):  # a Figure made without pyplot: draw it with Agg
+                from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+                canvas = FigureCanvasAgg(fig)
+            box = fig.get_tightbbox(canvas.get_renderer())
+            return box.padded(float(mpl.rcParams["savefig.pad_inches"]))
+        enforce(fig, draw=False)
+    raise RuntimeError(f"figure {fig.get_label()!r}: texts below {need:.1f} pt after raising them: "
+                       + ", ".join(repr(t.get_text()) for t in small))
+
+
+def _write(fig: Figure, target: Any, box: Bbox, **kwargs: Any) -> None:
+    """``fig.savefig(target, ...)`` inside ``box``, as laid out by :func:`_laid_out` (not again)."""
+    engine = fig.get_layout_engine()
+    if engine is not None:
+        fig.set_layout_engine("none")
+    try:
+        fig.savefig(target, bbox_inches=box, **kwargs)
+    finally:
+        if engine is not None:
+            fig.set_layout_engine(engine)
+
+
+def _png(fig: Figure, box: Bbox, dpi: float) -> bytes:
+    buf = io.BytesIO()
+    _write(fig, buf, box, format="png", dpi=dpi)
+    return buf.getvalue()
+
+
+def _file_dpi(fig: Figure) -> float:
+    """The resolution of the PNG file: ``savefig.dpi``, or the figure's own when that is "figure"."""
+    dpi = mpl.rcParams["savefig.dpi"]
+    return float(fig.dpi if dpi == "figure" else dpi)
+
+
+def _save(fig: Figure, name: str, folder: str | Path) -> tuple[list[Path], bytes]:
+    """Write ``<folder>/<name>.png`` (``savefig.dpi``) and ``.pdf``; return the paths and the PNG."""
+    box = _laid_out(fig)
+    png = _png(fig, box, _file_dpi(fig))
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = [folder / f"{name}.png", folder / f"{name}.pdf"]
+    paths[0].write_bytes(png)
+    _write(fig, paths[1], box, format="pdf")
+    return paths, png
+
+
 def savefig(fig: plt.Figure, name: str, folder: str | Path = "figures") -> list[Path]:
     """Save ``fig`` as ``<folder>/<name>.png`` and ``.pdf``; return the paths written.
 
     The figure's text is first raised to the readable minimum (:func:`enforce`).
     """
-    enforce(fig)
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = [folder / f"{name}.png", folder / f"{name}.pdf"]
-    for path in paths:
-        fig.savefig(path)
-    return paths
+    return _save(fig, name, folder)[0]
+
+
+def _shown(png: bytes, scale: float) -> bytes:
+    """The PNG ``png`` scaled by ``scale`` (the display resolution over the file's)."""
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as im:
+        size = (max(1, round(im.width * scale)), max(1, round(im.height * scale)))
+        out = io.BytesIO()
+        im.resize(size, Image.Resampling.LANCZOS).save(out, format="png")
+    return out.getvalue()
 
 
 def figure(fig: plt.Figure | None, name: str, folder: str | Path = "figures", *,
            key: str | None = None, missing: str = "Not drawn in this profile.") -> None:
     """Save ``fig`` (:func:`savefig`) and show it glued as ``key`` (default ``name``).
+
+    The files are written unless ``LDPFAIR_FIGURE_FILES`` is ``0``
+    (:func:`ldpfair.config.figure_files`; the book build sets it: its pages show the
+    figure, ``ldpfair run`` writes the files); the text is raised to the readable
+    minimum (:func:`enforce`) either way.
 
     The chapter places the figure with MyST-NB's ``{glue:figure}`` directive, whose
     body is the caption and whose ``:alt:`` and ``:name:`` options give the alt text and
@@ -292,12 +380,70 @@ def figure(fig: plt.Figure | None, name: str, folder: str | Path = "figures", *,
     missing : str
         What is shown in the figure's place when ``fig`` is None.
     """
-    from IPython.display import Markdown
+    _glue(key or name, None if fig is None else _shown_png(fig, name, folder, config.figure_files()), missing)
+    if fig is not None:
+        plt.close(fig)
+
+
+def _shown_png(fig: Figure, name: str, folder: str | Path, files: bool) -> bytes:
+    """The PNG a page shows of ``fig`` (at ``fig.dpi``), after writing its files when ``files``."""
+    if files:  # one raster drawing serves the file and the page
+        return _shown(_save(fig, name, folder)[1], fig.dpi / _file_dpi(fig))
+    return _png(fig, _laid_out(fig), fig.dpi)
+
+
+def _glue(key: str, png: bytes | None, missing: str) -> None:
+    from IPython.display import Image, Markdown
     from myst_nb import glue  # MyST-NB comes with the book extra, which runs the notebooks
 
-    if fig is None:
-        glue(key or name, Markdown(f"*{missing}*"), display=True)
-        return  # nothing returned: a cell ending with this call shows no value in plain Jupyter
-    savefig(fig, name, folder)
-    glue(key or name, fig, display=True)
-    plt.close(fig)
+    if png is None:
+        glue(key, Markdown(f"*{missing}*"), display=True)
+    else:
+        glue(key, Image(data=png, format="png"), display=True)
+
+
+def _drawn(make: Callable[[], Figure | None], name: str, folder: Path, files: bool) -> bytes | None:
+    """Draw ``make()`` in the book style and return :func:`_shown_png` of it (None: no figure)."""
+    with context():
+        fig = make()
+        if fig is None:
+            return None
+        try:
+            return _shown_png(fig, name, folder, files)
+        finally:
+            plt.close(fig)
+
+
+def figures(makers: Mapping[str, Callable[[], Figure | None]], folder: str | Path = "figures", *,
+            n_jobs: int | None = 1, missing: str = "Not drawn in this profile.") -> None:
+    """Draw, save and glue several figures, ``n_jobs`` at a time: :func:`figure` of each.
+
+    Each maker draws its figure (None when there is nothing to draw) in the book style
+    (:func:`context`), in a joblib worker when ``n_jobs`` is not 1; the files are
+    written there and the page's PNG comes back, and the figures are glued in the order
+    of ``makers``, each under its name. A maker must be picklable (a function of the
+    package, or a closure over picklable values) when ``n_jobs`` is not 1.
+
+    Parameters
+    ----------
+    makers : mapping of str to callable
+        Glue key and file stem of each figure, and the function that draws it.
+    folder : str or Path, default "figures"
+        Where the files go (see :func:`figure`).
+    n_jobs : int or None, default 1
+        joblib's ``n_jobs``: 1 draws them here, one after the other.
+    missing : str
+        What is shown in a figure's place when its maker returns None.
+    """
+    from joblib import Parallel, delayed
+
+    if not isinstance(n_jobs, int | None) or isinstance(n_jobs, bool) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be a non-zero integer or None, got {n_jobs!r}")
+    files, where = config.figure_files(), Path(folder).resolve()
+    if n_jobs == 1 or len(makers) < 2:
+        pngs = [_drawn(make, name, where, files) for name, make in makers.items()]
+    else:
+        pngs = Parallel(n_jobs=n_jobs)(delayed(_drawn)(make, name, where, files)
+                                       for name, make in makers.items())
+    for name, png in zip(makers, pngs, strict=True):
+        _glue(name, png, missing)

@@ -44,24 +44,30 @@ def _results(experiment: str, seeds: int) -> pd.DataFrame:
 
 
 def test_glue_figures_draws_each_figure_from_its_experiment_and_saves_it(tmp_path, monkeypatch):
+    from ldpfair import style
+
     main, theirs_main = _results("main", 2), _results("main", 4)
     app, theirs_app = _results("appendix", 3), _results("appendix", 4)
     glued = []
-    monkeypatch.setattr("myst_nb.glue", lambda key, fig, display=True: glued.append((key, fig)))
+    monkeypatch.setattr("myst_nb.glue", lambda key, obj, display=True: glued.append((key, obj)))
     figures.glue_figures([4, 10, 11], main, app, theirs_main, theirs_app, folder=tmp_path)
     keys = ["arcolezi2023_fig4", "arcolezi2023_fig10", "arcolezi2023_fig11"]
-    assert [k for k, _ in glued] == keys
-    titles = [next(ax.get_title() for ax in fig.axes if ax.get_title()) for _, fig in glued]
+    assert [k for k, _ in glued] == keys and all(obj.data[:4] == b"\x89PNG" for _, obj in glued)
+    for key in keys:
+        assert (tmp_path / f"{key}.png").stat().st_size > 0 and (tmp_path / f"{key}.pdf").exists()
+    made = {}  # what each figure is drawn from
+    monkeypatch.setattr(style, "figures", lambda makers, folder, n_jobs=1: made.update(makers))
+    figures.glue_figures([4, 10, 11], main, app, theirs_main, theirs_app, folder=tmp_path)
+    drawn = [make() for make in made.values()]
+    titles = [next(ax.get_title() for ax in fig.axes if ax.get_title()) for fig in drawn]
     # Fig. 4 is the main experiment's LSAC (2 of 4 seeds), Figs. 10-11 the appendix's (3 of 4)
     assert titles == ["LSAC (2 of 4 seeds): uniform split", "LSAC (3 of 4 seeds): uniform split",
                       "Adult (3 of 4 seeds): uniform split"]
-    assert [ax.get_ylabel() for ax in glued[2][1].axes[::2]] == ["accuracy", "F1", "AUC (hard labels)",
-                                                                 "recall"]
-    for key in keys:
-        assert (tmp_path / f"{key}.png").stat().st_size > 0 and (tmp_path / f"{key}.pdf").exists()
+    assert [ax.get_ylabel() for ax in drawn[2].axes[::2]] == ["accuracy", "F1", "AUC (hard labels)",
+                                                              "recall"]
     # no results of ours: the authors' runs are the curves
     figures.glue_figures([2], main.iloc[:0], app, theirs_main, theirs_app, folder=tmp_path)
-    assert next(ax.get_title() for ax in glued[-1][1].axes if ax.get_title()) == \
+    assert next(ax.get_title() for ax in made["arcolezi2023_fig2"]().axes if ax.get_title()) == \
         "Adult, authors' runs: uniform split"
     with pytest.raises(ValueError, match="no Figure 14"):
         figures.glue_figures([14], main, app, theirs_main, theirs_app, folder=tmp_path)

@@ -60,7 +60,7 @@ def test_defaults_when_unset_or_empty(monkeypatch: pytest.MonkeyPatch, tmp_path:
         "data_dir": None, "reference_dir": None, "download_cache_dir": None,
         "task_cache_dir": ROOT / ".ldpfair_cache", "results_root": ROOT / "results",
         "notebooks_dir": ROOT / "notebooks", "compute": False, "run_ledger": None,
-        "figure_log": None, "debug": False, "blas_kernels": "Haswell",
+        "figure_log": None, "figure_files": True, "debug": False, "blas_kernels": "Haswell",
     }
     assert set(expected) == {v.accessor for v in config.VARIABLES}
     for var in config.VARIABLES:

@@ -103,7 +103,7 @@ def test_lgbm_figures_save_what_ran_and_glue_a_placeholder_for_the_rest(parts, t
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fig2.pdf", "fig2.png"]
     for name in ("fig1", "fig3", "fig4", "fig5"):
         assert glued[name].data == f"*{name}: no results in this profile*"
-    assert len(glued["fig2"].axes) > 1
+    assert glued["fig2"].data[:8] == b"\x89PNG\r\n\x1a\n"  # the drawn figure, shown from its PNG
 
 
 def test_table1_finding_on_our_runs_alone_is_unexplained_not_a_paper_error():

@@ -384,3 +384,39 @@ def test_fig6_over_draws_shares() -> None:
     assert out["statement"].str.startswith(("S2_Q1", "S2_Q2", "S2_Q3")).all()
     with pytest.raises(ValueError, match="n_draws"):
         dr.fig6_over_draws(0)
+
+
+def test_committed_runs_are_aggregated_once_until_a_results_file_changes(monkeypatch, tmp_path) -> None:
+    """The scoreboard and the claims read the same aggregate; a touched file or compute mode re-reads."""
+    monkeypatch.setenv("LDPFAIR_RESULTS_DIR", str(tmp_path))
+    folder = tmp_path / "makhlouf2024"
+    folder.mkdir()
+    (folder / "a.csv.gz").write_bytes(b"1")
+    calls = []
+    summ = pd.DataFrame({"data": ["S1_0.44"], "x": [1.0]})
+    import types
+
+    import ldpfair.papers.makhlouf2024 as package
+
+    fake = types.SimpleNamespace(results=lambda profile, **kw: calls.append(kw) or {})
+    monkeypatch.setattr(package, "SPEC", fake)
+    monkeypatch.setattr(ag, "chapter_runs", lambda res, faithful: (None, summ))
+    monkeypatch.setattr(ag, "_COMMITTED", {})
+    first = ag.committed_chapter_runs(("S1_0.44",))
+    first[1].loc[0, "x"] = 99.0  # a caller changing its copy changes nobody else's
+    assert ag.committed_chapter_runs(("S1_0.44",))[1].equals(summ) and len(calls) == 1
+    ag.committed_chapter_runs(("S1_0.44",), faithful=False)
+    assert len(calls) == 2  # another aggregation is another key
+    (folder / "a.csv.gz").write_bytes(b"22")  # recomputed results: read again
+    ag.committed_chapter_runs(("S1_0.44",), faithful=False)
+    assert len(calls) == 3
+    monkeypatch.setenv("LDPFAIR_COMPUTE", "1")
+    ag.committed_chapter_runs(("S1_0.44",), faithful=False)
+    ag.committed_chapter_runs(("S1_0.44",), faithful=False)
+    assert len(calls) == 5  # never from the memo when the call may rewrite the files
+
+
+@pytest.mark.parametrize("b", [0.1, 1.0, 8.0, 0.0, 1e-9, math.inf, -math.inf, math.nan])
+def test_value_matches_epsilons_as_numpy_isclose(b: float) -> None:
+    for a in (b, b + 1e-9, b * (1 + 2e-5), b * (1 + 5e-6), 0.1, math.inf, -math.inf, math.nan, 0.0, 1e-8):
+        assert cl._isclose(a, b) == bool(np.isclose(a, b)), (a, b)

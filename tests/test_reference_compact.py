@@ -68,3 +68,26 @@ def test_the_compact_authors_runs_are_the_files_rows(cache):
     args = ("lsac", False, ("GRR", "SS"), ("uniform",), (1.0, 8.0))
     arc._authors_cached.cache_clear()
     assert arc._authors_cached(*args).equals(arc._authors_read(*args))
+
+
+def test_the_fast_reader_of_the_arcolezi_files_is_the_public_reader():
+    """``_authors_read`` parses only the seed and metric columns: the same frame as ``read_arcolezi2023``."""
+    import numpy as np
+
+    from ldpfair.papers.arcolezi2023 import authors as arc
+
+    args = ("adult26k", True, ("GRR", "RAPPOR", "THE"), ("uniform", "k_based"), (0.25, 1.0, 50.0))
+    cols = ["acc", "f1", "auc", "recall", "DI", "SPD", "EOD", "OAD"]
+    base = reference.read_arcolezi2023_nonprivate("adult26k")
+    parts = [pd.DataFrame({"mechanism": "NonDP", "split": None, "epsilon": np.nan,
+                           "seed": base["seed"].to_numpy()}).join(base[cols])]
+    for p in args[2]:
+        for s in args[3]:
+            for e in args[4]:
+                df = reference.read_arcolezi2023("adult26k", p, s, e, appendix=True)
+                parts.append(pd.DataFrame({"mechanism": p, "split": s, "epsilon": e,
+                                           "seed": df["seed"].to_numpy()}).join(df[cols]))
+    expected = pd.concat(parts, ignore_index=True).rename(columns={"auc": "auc_labels"})
+    expected.insert(0, "dataset", "adult26k")
+    expected[list(arc.METRICS)] = expected[list(arc.METRICS)].astype(np.float64)
+    pd.testing.assert_frame_equal(arc._authors_read(*args), expected, check_exact=True)

@@ -137,7 +137,7 @@ def test_every_page_that_draws_a_figure_applies_the_book_style_first():
     drawing = 0
     for page in pages:
         cells = re.findall(r"```\{code-cell\}[^\n]*\n(.*?)```", page.read_text(encoding="utf-8"), re.DOTALL)
-        drawn = r"figure:|plt\.(show|subplots|figure)\(|style\.figure\("
+        drawn = r"figure:|plt\.(show|subplots|figure)\(|style\.figures?\("
         draws = [i for i, c in enumerate(cells) if re.search(drawn, c)]
         if not draws:
             continue
@@ -164,3 +164,95 @@ def test_figure_saves_glues_under_its_key_and_closes(tmp_path, monkeypatch):
     data, meta = shown[-1]
     assert meta["scrapbook"]["name"] == "gone" and data["text/markdown"] == "*No results.*"
     assert not (tmp_path / "figs" / "gone.png").exists()
+
+
+def _glued(monkeypatch):
+    import myst_nb.ext.glue as glue_module
+
+    shown = []
+    monkeypatch.setattr(glue_module, "ipy_display", lambda data, raw, metadata: shown.append(data))
+    return shown
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as im:
+        return im.size
+
+
+def test_figure_files_off_writes_nothing_and_shows_the_figure_at_display_resolution(tmp_path, monkeypatch):
+    import base64
+
+    shown = _glued(monkeypatch)
+    monkeypatch.setenv("LDPFAIR_FIGURE_FILES", "0")
+    with style.context():
+        fig, ax = plt.subplots(figsize=(6, 3))
+        ax.plot([0, 1])
+        style.figure(fig, "off", tmp_path / "figs")
+    assert not (tmp_path / "figs").exists()
+    data = shown[-1]["image/png"]
+    w, h = _png_size(data if isinstance(data, bytes) else base64.b64decode(data))
+    assert 0.8 * 6 * 110 < w <= 6 * 110 + 20 and h < 3 * 110 + 20  # 110 dpi, tight box
+
+
+def test_the_shown_image_is_the_file_scaled_to_the_display_resolution(tmp_path, monkeypatch):
+    import base64
+
+    shown = _glued(monkeypatch)
+    with style.context():
+        fig, ax = plt.subplots(figsize=(6, 3))
+        ax.plot([0, 1])
+        style.figure(fig, "on", tmp_path / "figs")
+    file_w, file_h = _png_size((tmp_path / "figs" / "on.png").read_bytes())
+    data = shown[-1]["image/png"]
+    w, h = _png_size(data if isinstance(data, bytes) else base64.b64decode(data))
+    assert (w, h) == (round(file_w * 110 / 200), round(file_h * 110 / 200))
+    assert (tmp_path / "figs" / "on.pdf").stat().st_size > 0
+
+
+def test_text_created_by_the_draw_is_raised_before_the_image_is_kept(tmp_path, monkeypatch):
+    """Tick labels get their text when drawn; the image kept has them at the readable size."""
+    _glued(monkeypatch)
+    monkeypatch.setenv("LDPFAIR_FIGURE_FILES", "0")
+    with style.context():
+        fig, ax = plt.subplots(figsize=(14, 3))
+        ax.tick_params(labelsize=3)
+        ax.plot(range(40))
+        ax.set_title("t", fontsize=2)
+        style.figure(fig, "ticks", tmp_path)
+    assert style.check(fig) == []
+
+
+def test_a_figure_made_without_pyplot_is_saved_too(tmp_path):
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(4, 3))
+    fig.add_subplot().plot([0, 1])
+    paths = style.savefig(fig, "bare", tmp_path)
+    assert [p.stat().st_size > 0 for p in paths] == [True, True]
+
+
+def _line(y: float):
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.plot([0, y])
+    return fig
+
+
+@pytest.mark.parametrize("bad", [0, True, "2", 1.5])
+def test_figures_refuses_a_bad_n_jobs(bad):
+    with pytest.raises(ValueError, match="n_jobs must be a non-zero integer or None"):
+        style.figures({"a": lambda: None}, n_jobs=bad)
+
+
+def test_figures_in_workers_glue_in_order_and_write_the_files(tmp_path, monkeypatch):
+    import functools
+
+    shown = _glued(monkeypatch)
+    makers = {"up": functools.partial(_line, 1.0), "none": functools.partial(lambda: None),
+              "down": functools.partial(_line, -1.0)}
+    style.figures(makers, tmp_path, n_jobs=2, missing="No results.")
+    assert [d.get("text/markdown") for d in shown] == [None, "*No results.*", None]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["down.pdf", "down.png", "up.pdf", "up.png"]

@@ -39,6 +39,7 @@ __all__ = [
     "COMPACT_VERSION",
     "MAKHLOUF_DATA",
     "MAKHLOUF_SETTINGS",
+    "arcolezi2023_file",
     "compact_table",
     "read_arcolezi2023",
     "read_arcolezi2023_nonprivate",
@@ -127,6 +128,23 @@ def _tidy_arcolezi(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
+def arcolezi2023_file(dataset: str, protocol: str, split: str, epsilon: float,
+                      appendix: bool = False) -> Path:
+    """The local path of one result file of Arcolezi et al. (2023), its sha256 checked.
+
+    The parameters are those of :func:`read_arcolezi2023`.
+    """
+    ds = _choice(dataset, ARCOLEZI_DATASETS, "dataset")
+    proto = _choice(protocol, ARCOLEZI_PROTOCOLS, "protocol")
+    if split not in ARCOLEZI_SPLITS:
+        raise ValueError(f"invalid split={split!r}; valid: {', '.join(map(repr, ARCOLEZI_SPLITS))}")
+    if not isinstance(appendix, bool):
+        raise TypeError(f"appendix must be a bool, got {appendix!r}")
+    tok = _eps_token(epsilon)
+    prefix = "Appendix_" if appendix else ""
+    return reference_path(f"arcolezi2023/{ds}/{proto}/{split}/{prefix}LGBM_results_{proto}_eps_{tok}.csv")
+
+
 def read_arcolezi2023(
     dataset: str, protocol: str, split: str, epsilon: float, appendix: bool = False
 ) -> pd.DataFrame:
@@ -154,14 +172,7 @@ def read_arcolezi2023(
     """
     ds = _choice(dataset, ARCOLEZI_DATASETS, "dataset")
     proto = _choice(protocol, ARCOLEZI_PROTOCOLS, "protocol")
-    if split not in ARCOLEZI_SPLITS:
-        raise ValueError(f"invalid split={split!r}; valid: {', '.join(map(repr, ARCOLEZI_SPLITS))}")
-    if not isinstance(appendix, bool):
-        raise TypeError(f"appendix must be a bool, got {appendix!r}")
-    tok = _eps_token(epsilon)
-    prefix = "Appendix_" if appendix else ""
-    rel = f"arcolezi2023/{ds}/{proto}/{split}/{prefix}LGBM_results_{proto}_eps_{tok}.csv"
-    df = _tidy_arcolezi(pd.read_csv(reference_path(rel)))
+    df = _tidy_arcolezi(pd.read_csv(arcolezi2023_file(dataset, protocol, split, epsilon, appendix)))
     df["dataset"] = ds
     df["protocol"] = "RAPPOR" if proto == "SUE" else proto
     df["split"] = split

@@ -66,23 +66,31 @@ def _authors_cached(ds: str, appendix: bool, protocols: tuple[str, ...], splits:
 
 def _authors_read(ds: str, appendix: bool, protocols: tuple[str, ...], splits: tuple[str, ...],
                   epsilons: tuple[float, ...]) -> pd.DataFrame:
-    """Read the authors' files of one dataset (one per protocol, split and epsilon)."""
-    from ...datasets.reference import read_arcolezi2023, read_arcolezi2023_nonprivate
+    """Read the authors' files of one dataset (one per protocol, split and epsilon).
 
-    parts = []
+    Only the seed and metric columns of each file are parsed; the cell columns are
+    built once for all files.
+    """
+    from ...datasets.reference import arcolezi2023_file, read_arcolezi2023_nonprivate
+
     base = read_arcolezi2023_nonprivate(ds)
-    parts.append(pd.DataFrame({"mechanism": "NonDP", "split": None, "epsilon": np.nan,
-                               "seed": base["seed"].to_numpy()}).join(base[_AUTHOR_COLS].rename(
-                                   columns={"auc": "auc_labels"})))
+    cells: list[tuple[str, str | None, float]] = [("NonDP", None, np.nan)]
+    frames = [base[["seed", *_AUTHOR_COLS]]]
     for p in protocols:
         for s in splits:
             for e in epsilons:
-                df = read_arcolezi2023(ds, p, s, e, appendix=appendix)
-                parts.append(pd.DataFrame({"mechanism": p, "split": s, "epsilon": float(e),
-                                           "seed": df["seed"].to_numpy()}).join(
-                    df[_AUTHOR_COLS].rename(columns={"auc": "auc_labels"})))
-    out = pd.concat(parts, ignore_index=True)
-    out.insert(0, "dataset", ds)
+                path = arcolezi2023_file(ds, p, s, e, appendix=appendix)
+                frames.append(pd.read_csv(path, usecols=["seed", *_AUTHOR_COLS])[["seed", *_AUTHOR_COLS]])
+                cells.append((p, s, float(e)))
+    sizes = [len(f) for f in frames]
+    values = pd.concat(frames, ignore_index=True)
+    out = pd.DataFrame({"dataset": ds,
+                        "mechanism": np.repeat([c[0] for c in cells], sizes),
+                        "split": pd.Series(np.repeat(np.array([c[1] for c in cells], dtype=object), sizes),
+                                           dtype=object),
+                        "epsilon": np.repeat([c[2] for c in cells], sizes).astype(np.float64),
+                        "seed": values["seed"].to_numpy()})
+    out = out.join(values[_AUTHOR_COLS].rename(columns={"auc": "auc_labels"}))
     for c in METRICS:
         out[c] = out[c].astype(np.float64)
     return out

@@ -171,6 +171,7 @@ def glue_figures(
     *,
     overlay: bool = True,
     folder: str | Path = "figures/arcolezi2023",
+    n_jobs: int | None = 1,
 ) -> None:
     """Draw the paper's Figures ``numbers``, save each and glue it for the chapter.
 
@@ -191,10 +192,18 @@ def glue_figures(
         Draw the authors' means over ours (see :func:`plot_dataset`).
     folder : str or Path
         Where the PNG and PDF files go.
+    n_jobs : int or None, default 1
+        Figures drawn at a time (joblib, :func:`ldpfair.style.figures`).
     """
+    from functools import partial
+
     from ... import style
 
+    makers = {}
     for number in numbers:
-        experiment = FIGURES[number][0] if number in FIGURES else None
-        ours, theirs = (main, authors_main) if experiment == "main" else (app, authors_app)
-        style.figure(figure(number, ours, theirs, overlay=overlay), f"arcolezi2023_fig{number}", folder)
+        if number not in FIGURES:
+            raise ValueError(f"arcolezi2023 has no Figure {number!r} drawn from results; valid: "
+                             f"{min(FIGURES)}-{max(FIGURES)}")
+        ours, theirs = (main, authors_main) if FIGURES[number][0] == "main" else (app, authors_app)
+        makers[f"arcolezi2023_fig{number}"] = partial(figure, number, ours, theirs, overlay=overlay)
+    style.figures(makers, folder, n_jobs=n_jobs)

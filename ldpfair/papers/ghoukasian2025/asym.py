@@ -369,17 +369,22 @@ def judge_readings(explored: pd.DataFrame, rr: pd.DataFrame, *,
     explored = explored.drop(columns=[c for c in metrics if c not in opt_columns])
     explored = explored.rename(columns={opt_columns[0]: "acc", opt_columns[1]: "Delta_EOd"})
     opt_by = explored.groupby(["reading", *keys[:3]])[metrics].mean()
+    # every reading's grouped numbers at once (a group's mean is that of its own rows, in order)
+    by_reading = explored.groupby("reading", sort=False)
+    first = by_reading[list(ASYM_UNKNOWNS)].first()
+    fallback = by_reading["fallback_used"].mean()
+    means = explored.groupby(["reading", "dataset", "epsilon"], sort=True)[["acc", "Delta_EOd"]].mean()
     out = []
-    for label, part in explored.groupby("reading", sort=False):
+    for label in by_reading.groups:
         _, checks = two_step_from_means(pd.concat([opt_by.loc[label], rr_by]).sort_index())
-        row: dict = {"reading": label, **{k: part[k].iloc[0] for k in ASYM_UNKNOWNS}}
+        row: dict = {"reading": label, **{k: first.at[label, k] for k in ASYM_UNKNOWNS}}
         for ds in ("adult", "lsac"):
             held = [v for k, v in checks.items() if k.lower().startswith(ds)]
             row[f"{ds}_held"] = f"{sum(held)}/{len(held)}"
         row["all_held"] = bool(checks) and all(checks.values())
         row.update({f"check: {k}": bool(v) for k, v in checks.items()})
-        row["fallback_share"] = float(part["fallback_used"].mean())
-        mean = part.groupby(["dataset", "epsilon"])[["acc", "Delta_EOd"]].mean()
+        row["fallback_share"] = float(fallback.at[label])
+        mean = means.loc[label]
         for (ds, eps), acc, eod in zip(mean.index, mean["acc"].to_numpy(), mean["Delta_EOd"].to_numpy(),
                                        strict=True):
             row[f"d_acc@{eps:g}_{ds}"] = float(acc - rr_acc[(ds, eps)])

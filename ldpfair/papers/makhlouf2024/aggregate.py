@@ -15,7 +15,9 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-__all__ = ["DISPARITY", "RATES", "aggregate_runs", "chapter_runs", "summary"]
+from ... import config
+
+__all__ = ["DISPARITY", "RATES", "aggregate_runs", "chapter_runs", "committed_chapter_runs", "summary"]
 
 #: paper's rate name -> engine's per-group column prefix
 RATES: dict[str, str] = {"SP": "SR", "EO": "TPR", "PE": "FPR", "OA": "ACC", "PRP": "PPV"}
@@ -111,3 +113,31 @@ def chapter_runs(results: Mapping[str, pd.DataFrame],
         return None, pd.DataFrame(columns=["data", "setting", "epsilon"])
     runs = aggregate_runs(pd.concat(present, ignore_index=True), faithful=faithful)
     return runs, summary(runs)
+
+
+#: :func:`committed_chapter_runs` of this process, keyed on the results files' names, times and sizes.
+_COMMITTED: dict[tuple, tuple[pd.DataFrame | None, pd.DataFrame]] = {}
+
+
+def committed_chapter_runs(data: tuple[str, ...], faithful: bool = True) -> tuple[pd.DataFrame | None,
+                                                                                   pd.DataFrame]:
+    """:func:`chapter_runs` of the committed paper-profile results of ``data``, once per process.
+
+    The scoreboard and the claims both read them; the aggregate is kept while no file
+    under the paper's results folder changes its name, modification time or size, and is
+    never kept when ``LDPFAIR_COMPUTE`` is on (the call may rewrite the files). Each
+    call returns copies.
+    """
+    from . import SPEC
+
+    if config.compute():
+        return chapter_runs(SPEC.results("paper", data=data), faithful)
+    folder = config.results_dir("makhlouf2024")
+    files = sorted(folder.rglob("*")) if folder.is_dir() else []
+    stats = tuple((str(f), st.st_mtime_ns, st.st_size) for f in files for st in (f.stat(),))
+    key = (data, faithful, str(folder), stats)
+    if key not in _COMMITTED:
+        _COMMITTED.clear()
+        _COMMITTED[key] = chapter_runs(SPEC.results("paper", data=data), faithful)
+    runs, summ = _COMMITTED[key]
+    return (None if runs is None else runs.copy()), summ.copy()

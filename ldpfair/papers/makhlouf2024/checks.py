@@ -32,7 +32,7 @@ import pandas as pd
 
 from ... import verdicts
 from ...experiments import PrivSpec
-from .aggregate import DISPARITY, chapter_runs, summary
+from .aggregate import DISPARITY, committed_chapter_runs, summary
 from .authors import authors_runs
 from .claims import change, claims
 from .experiments import DATA, EPSILONS, build, dataset_spec, privatizations
@@ -373,9 +373,7 @@ def committed_runs(faithful: bool = True) -> tuple[pd.DataFrame | None, pd.DataF
     never computed unless ``LDPFAIR_COMPUTE`` says so), aggregated by
     :func:`~ldpfair.papers.makhlouf2024.aggregate.chapter_runs` with ``faithful``.
     """
-    from . import SPEC
-
-    return chapter_runs(SPEC.results("paper", data=(*PAPER_DATA, "S2_Q1", "S2_Q2", "S2_Q3")), faithful)
+    return committed_chapter_runs((*PAPER_DATA, "S2_Q1", "S2_Q2", "S2_Q3"), faithful)
 
 
 def _runs_per_file() -> int:

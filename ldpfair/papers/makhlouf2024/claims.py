@@ -39,14 +39,22 @@ OBS5_MARGINS: tuple[float, ...] = (0.05, OBS5_MARGIN, 0.195)
 def value(summ: pd.DataFrame, data: str, setting: str, eps: float, col: str) -> float:
     """``col`` of the :func:`~ldpfair.papers.makhlouf2024.aggregate.summary` row (data, setting, eps).
 
-    NaN when the row or the column is missing (so a check on it fails).
+    NaN when the row or the column is missing (so a check on it fails). The row is the
+    first, in row order, whose epsilon is ``numpy.isclose`` to ``eps``, as a mask would find.
     """
     if col not in summ.columns or summ.empty:
         return np.nan
-    for e, pos in _rows_of(summ).get((data, setting), ()):  # the first row in order, as a mask would
-        if np.isclose(e, eps):
+    for e, pos in _rows_of(summ).get((data, setting), ()):
+        if _isclose(e, eps):
             return float(summ[col].iat[pos])
     return np.nan
+
+
+def _isclose(a: float, b: float) -> bool:
+    """``numpy.isclose(a, b)`` (default tolerances) of two floats, without numpy's per-call cost."""
+    if math.isfinite(a) and math.isfinite(b):
+        return abs(a - b) <= 1e-08 + 1e-05 * abs(b)
+    return a == b
 
 
 def _rows_of(summ: pd.DataFrame) -> dict[tuple[Any, Any], list[tuple[float, int]]]:

@@ -371,18 +371,9 @@ def _cell_id(rec: dict) -> str:
     return f"{rec['table']} {rec['dataset']} {rec['method']} {metric}{e}"
 
 
-def _table_cause(item: str, agree: pd.DataFrame, readings: pd.DataFrame) -> verdicts.Cause:
-    """The cause of a table's disagreements: :func:`ldpfair.verdicts.decide_cause` on the readings' checks.
-
-    Each reading of the ``readings`` sweep is a variant judged by the same comparison on the
-    same published means (:func:`ldpfair.verdicts.variant_check`); those that cover nothing
-    are listed as tried.
-    """
-    ids = [_cell_id(r) for r in agree.to_dict("records")]
-    default = dict(zip(ids, agree["agrees"].astype(bool), strict=True))
-    dis = [i for i, a in default.items() if not a]
-    checks: list[verdicts.Check] = []
-    tried = []
+def _reading_agreements(readings: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """:func:`published_agreement` of every reading of the ``readings`` sweep but the scoreboard's."""
+    out: dict[str, pd.DataFrame] = {}
     for name in READINGS:
         if name == SCOREBOARD_READING or not len(readings):
             continue
@@ -391,7 +382,23 @@ def _table_cause(item: str, agree: pd.DataFrame, readings: pd.DataFrame) -> verd
             continue
         t1 = cells[~cells["method"].isin(PRIVATE_METHODS) | (cells["epsilon"] == 1.0)]
         t2 = cells[cells["method"].isin(PRIVATE_METHODS)]
-        va = published_agreement(t1, t2, SCOREBOARD_FEATURES, name)
+        out[name] = published_agreement(t1, t2, SCOREBOARD_FEATURES, name)
+    return out
+
+
+def _table_cause(item: str, agree: pd.DataFrame, by_reading: dict[str, pd.DataFrame]) -> verdicts.Cause:
+    """The cause of a table's disagreements: :func:`ldpfair.verdicts.decide_cause` on the readings' checks.
+
+    Each reading of the ``readings`` sweep (``by_reading``: :func:`_reading_agreements`) is a
+    variant judged by the same comparison on the same published means
+    (:func:`ldpfair.verdicts.variant_check`); those that cover nothing are listed as tried.
+    """
+    ids = [_cell_id(r) for r in agree.to_dict("records")]
+    default = dict(zip(ids, agree["agrees"].astype(bool), strict=True))
+    dis = [i for i, a in default.items() if not a]
+    checks: list[verdicts.Check] = []
+    tried = []
+    for name, va in by_reading.items():
         va = va[va["table"] == item]
         variant = {_cell_id(r): bool(r["agrees"]) for r in va.to_dict("records")}
         if set(variant) != set(default):
@@ -429,15 +436,18 @@ def scoreboard() -> pd.DataFrame:
     t = _committed_tables()
     rows = []
     tab1, tab2, cov = tables_under(SCOREBOARD_READING, t, SCOREBOARD_FEATURES)
+    both = None
+    if len(tab1) and len(tab2):
+        both = published_agreement(tab1, tab2, SCOREBOARD_FEATURES, SCOREBOARD_READING)
+    by_reading = _reading_agreements(t["readings"]) if both is not None else {}
     for item, label in (("Table 1", "#table-1"), ("Table 2", "fig-xu2019-table2")):
-        if not len(tab1) or not len(tab2):
+        if both is None:
             rows.append(verdicts.score_item(item, label, agrees=[], present=0))
             continue
-        agree = published_agreement(tab1, tab2, SCOREBOARD_FEATURES, SCOREBOARD_READING)
-        agree = agree[agree["table"] == item]
+        agree = both[both["table"] == item]
         rows.append(verdicts.score_item(
             item, label, agrees=agree["agrees"].tolist(), present=cov.get("present"), total=cov.get("total"),
-            cause=_table_cause(item, agree, t["readings"]),
+            cause=_table_cause(item, agree, by_reading),
             evidence=f"{int(agree['agrees'].sum())}/{len(agree)} published means agree with ours "
                      f"({SCOREBOARD_FEATURES} features, reading '{SCOREBOARD_READING}'; Welch 95% + printed "
                      "precision)"))
